@@ -1,0 +1,247 @@
+//! Board shapes: how squares map to bits, and how a step in each direction is a shift.
+//!
+//! Owns the bit layouts of every board damas plays on. It depends only on [`crate::bitset`] and
+//! must not know about pieces, sides or rules.
+//!
+//! Squares have two identities here: the *square index* (0-based, playable squares only, in
+//! reading order from the top-left as White sees the board, so index = PDN number - 1 for English
+//! and International) and the *bit index* inside the word. Diagonal boards insert one unused
+//! "ghost" bit after every two rows, so that each of the four diagonal steps is the same shift
+//! from every square and a step off the board lands on a ghost bit or outside the word; the
+//! result is masked with [`Geometry::PLAYABLE`]. The orthogonal 8x8 board of Turkish draughts uses
+//! all 64 bits and masks the source squares of sideways steps instead.
+//!
+//! Directions are numbered so that `3 - d` is the opposite of `d`:
+//! diagonal boards 0 = up-left, 1 = up-right, 2 = down-left, 3 = down-right;
+//! orthogonal boards 0 = up, 1 = left, 2 = right, 3 = down. "Up" is towards Black's side.
+
+use crate::bitset::BitSet;
+use std::fmt::Debug;
+
+/// A board shape. Implemented by zero-sized marker types; everything is an associated constant or
+/// a small pure function so that generic code compiles to constant shifts.
+pub trait Geometry: Copy + Default + Debug + Send + Sync + 'static {
+    /// The word type holding one bit per square.
+    type Bits: BitSet;
+    /// Columns of the board.
+    const COLUMNS: u32;
+    /// Rows of the board.
+    const ROWS: u32;
+    /// Number of playable squares.
+    const SQUARES: u32;
+    /// True for boards whose pieces move along ranks and files (Turkish).
+    const ORTHOGONAL: bool;
+    /// Bits of all playable squares.
+    const PLAYABLE: Self::Bits;
+    /// Signed shift of one step in each direction.
+    const SHIFT: [i32; 4];
+    /// Squares from which a step in each direction does not wrap around an edge by shifting.
+    const SOURCE: [Self::Bits; 4];
+    /// Playable squares of the top row (White's promotion row).
+    const TOP_ROW: Self::Bits;
+    /// Playable squares of the bottom row (Black's promotion row).
+    const BOTTOM_ROW: Self::Bits;
+
+    /// Bit index of a square index.
+    fn bit(square: u32) -> u32;
+    /// Square index of a playable bit index.
+    fn square(bit: u32) -> u32;
+    /// (row from the top, column from the left) of a square index.
+    fn coords(square: u32) -> (u32, u32);
+    /// The square index at (row from the top, column from the left), if that square is playable.
+    fn at(row: u32, column: u32) -> Option<u32>;
+}
+
+/// Bit set type of a geometry.
+pub type BitsOf<G> = <G as Geometry>::Bits;
+
+/// One step of every member of `set` in direction `dir`, dropping those that leave the board.
+#[inline(always)]
+pub fn step<G: Geometry>(set: G::Bits, dir: usize) -> G::Bits {
+    let shift = G::SHIFT[dir];
+    let source = set & G::SOURCE[dir];
+    let moved = if shift > 0 { source << shift as u32 } else { source >> shift.unsigned_abs() };
+    moved & G::PLAYABLE
+}
+
+/// All squares reachable from `set` in direction `dir` by sliding over squares of `free`,
+/// excluding the start squares. Rays from different start squares never overlap, because a
+/// start square is not in `free` and so stops the ray behind it.
+#[inline(always)]
+pub fn slide<G: Geometry>(set: G::Bits, dir: usize, free: G::Bits) -> G::Bits {
+    let mut reached = G::Bits::EMPTY;
+    let mut front = step::<G>(set, dir) & free;
+    while front.any() {
+        reached |= front;
+        front = step::<G>(front, dir) & free;
+    }
+    reached
+}
+
+/// The opposite of direction `dir`.
+#[inline(always)]
+pub const fn opposite(dir: usize) -> usize {
+    3 - dir
+}
+
+macro_rules! diagonal_board {
+    ($(#[$doc:meta])* $name:ident, $bits:ty, $cols:expr, $rows:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl $name {
+            const HALF: u32 = $cols / 2;
+
+            const fn playable_bits(first_row: u32, last_row: u32) -> $bits {
+                let mut bits: $bits = 0;
+                let mut square = first_row * Self::HALF;
+                while square < (last_row + 1) * Self::HALF {
+                    bits |= 1 << (square + square / $cols);
+                    square += 1;
+                }
+                bits
+            }
+        }
+
+        impl Geometry for $name {
+            type Bits = $bits;
+            const COLUMNS: u32 = $cols;
+            const ROWS: u32 = $rows;
+            const SQUARES: u32 = $cols * $rows / 2;
+            const ORTHOGONAL: bool = false;
+            const PLAYABLE: $bits = Self::playable_bits(0, $rows - 1);
+            const SHIFT: [i32; 4] = [
+                -(Self::HALF as i32 + 1),
+                -(Self::HALF as i32),
+                Self::HALF as i32,
+                Self::HALF as i32 + 1,
+            ];
+            const SOURCE: [$bits; 4] = [!0; 4];
+            const TOP_ROW: $bits = Self::playable_bits(0, 0);
+            const BOTTOM_ROW: $bits = Self::playable_bits($rows - 1, $rows - 1);
+
+            #[inline(always)]
+            fn bit(square: u32) -> u32 {
+                square + square / $cols
+            }
+            #[inline(always)]
+            fn square(bit: u32) -> u32 {
+                bit - bit / ($cols + 1)
+            }
+            fn coords(square: u32) -> (u32, u32) {
+                let row = square / Self::HALF;
+                let column = 2 * (square % Self::HALF) + u32::from(row % 2 == 0);
+                (row, column)
+            }
+            fn at(row: u32, column: u32) -> Option<u32> {
+                (row < $rows && column < $cols && (row + column) % 2 == 1)
+                    .then(|| row * Self::HALF + column / 2)
+            }
+        }
+    };
+}
+
+diagonal_board!(
+    /// The 8x8 board played on its 32 dark squares (English, Russian, Brazilian, Spanish...).
+    Board8, u64, 8, 8
+);
+diagonal_board!(
+    /// The 10x10 board played on its 50 dark squares (International and its relatives).
+    Board10, u64, 10, 10
+);
+diagonal_board!(
+    /// The 12x12 board played on its 72 dark squares (Canadian draughts).
+    Board12, u128, 12, 12
+);
+
+/// The 8x8 board with all 64 squares, for orthogonal play (Turkish draughts).
+/// Bit index = square index = row * 8 + column, row 0 at the top.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Orthogonal8;
+
+impl Orthogonal8 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = Self::FILE_A << 7;
+}
+
+impl Geometry for Orthogonal8 {
+    type Bits = u64;
+    const COLUMNS: u32 = 8;
+    const ROWS: u32 = 8;
+    const SQUARES: u32 = 64;
+    const ORTHOGONAL: bool = true;
+    const PLAYABLE: u64 = !0;
+    const SHIFT: [i32; 4] = [-8, -1, 1, 8];
+    const SOURCE: [u64; 4] = [!0, !Self::FILE_A, !Self::FILE_H, !0];
+    const TOP_ROW: u64 = 0xff;
+    const BOTTOM_ROW: u64 = 0xff << 56;
+
+    #[inline(always)]
+    fn bit(square: u32) -> u32 {
+        square
+    }
+    #[inline(always)]
+    fn square(bit: u32) -> u32 {
+        bit
+    }
+    fn coords(square: u32) -> (u32, u32) {
+        (square / 8, square % 8)
+    }
+    fn at(row: u32, column: u32) -> Option<u32> {
+        (row < 8 && column < 8).then_some(row * 8 + column)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neighbours<G: Geometry>(square: u32) -> Vec<Option<u32>> {
+        (0..4)
+            .map(|dir| {
+                let moved = step::<G>(G::Bits::single(G::bit(square)), dir);
+                (moved.any()).then(|| G::square(moved.lowest()))
+            })
+            .collect()
+    }
+
+    /// Every step agrees with coordinate arithmetic, on every square of every board.
+    fn check_steps<G: Geometry>() {
+        let deltas: [(i32, i32); 4] = if G::ORTHOGONAL {
+            [(-1, 0), (0, -1), (0, 1), (1, 0)]
+        } else {
+            [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        };
+        assert_eq!(G::PLAYABLE.count(), G::SQUARES);
+        for square in 0..G::SQUARES {
+            let (row, column) = G::coords(square);
+            assert_eq!(G::at(row, column), Some(square));
+            assert_eq!(G::square(G::bit(square)), square);
+            assert!(G::PLAYABLE.contains(G::bit(square)));
+            for (dir, found) in neighbours::<G>(square).into_iter().enumerate() {
+                let (dr, dc) = deltas[dir];
+                let expected = u32::try_from(row as i32 + dr)
+                    .ok()
+                    .zip(u32::try_from(column as i32 + dc).ok())
+                    .and_then(|(r, c)| G::at(r, c));
+                assert_eq!(found, expected, "square {square} dir {dir}");
+            }
+        }
+    }
+
+    #[test]
+    fn steps_match_coordinates_on_every_board() {
+        check_steps::<Board8>();
+        check_steps::<Board10>();
+        check_steps::<Board12>();
+        check_steps::<Orthogonal8>();
+    }
+
+    #[test]
+    fn promotion_rows() {
+        assert_eq!(Board10::TOP_ROW.count(), 5);
+        assert_eq!(Board10::BOTTOM_ROW.iter().map(Board10::square).min(), Some(45));
+        assert_eq!(Board8::BOTTOM_ROW.iter().map(Board8::square).max(), Some(31));
+    }
+}

@@ -1,0 +1,179 @@
+//! Legal move generation, generic over the rule set and compiled once per variant and side.
+//!
+//! Captures are compulsory: when the side to move has any, only captures are generated, filtered
+//! by the variant's precedence rule. [`count_moves`] counts legal moves without building them
+//! where it can (bulk counting for perft). Depends on `geometry`, `rules`, `position` and `moves`;
+//! it must not depend on notation, search or I/O.
+
+mod capture;
+pub mod perft;
+
+pub use capture::{CaptureSink, NO_DIRECTION};
+
+use crate::bitset::BitSet;
+use crate::geometry::{Geometry, slide, step};
+use crate::moves::{Move, MoveList};
+use crate::position::{Bits, Position};
+use crate::rules::{CapturePrecedence, Rules};
+use crate::types::Side;
+use capture::{CaptureSearch, any_capture, man_move_dirs};
+
+/// Fills `list` (after clearing it) with the legal moves of `position`.
+pub fn generate<R: Rules>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
+    list.clear();
+    match position.side_to_move() {
+        Side::White => generate_for::<R, true>(position, list),
+        Side::Black => generate_for::<R, false>(position, list),
+    }
+}
+
+/// The legal moves of `position` in a new list (unique convention).
+pub fn legal_moves<R: Rules>(position: &Position<R>) -> MoveList<Bits<R>> {
+    let mut list = MoveList::new();
+    generate(position, &mut list);
+    list
+}
+
+/// True when the side to move must capture.
+pub fn has_capture<R: Rules>(position: &Position<R>) -> bool {
+    match position.side_to_move() {
+        Side::White => side_has_capture::<R, true>(position),
+        Side::Black => side_has_capture::<R, false>(position),
+    }
+}
+
+/// Number of legal moves; `scratch` is used when captures must be generated to be counted.
+#[inline]
+pub fn count_moves<R: Rules>(position: &Position<R>, scratch: &mut MoveList<Bits<R>>) -> u64 {
+    match position.side_to_move() {
+        Side::White => count_for::<R, true>(position, scratch),
+        Side::Black => count_for::<R, false>(position, scratch),
+    }
+}
+
+/// Reports every capture route of the side to move to `sink`, without precedence filtering.
+pub fn visit_captures<R: Rules, S: CaptureSink<Bits<R>>>(position: &Position<R>, sink: &mut S) {
+    match position.side_to_move() {
+        Side::White => search_captures::<R, S, true>(position, sink),
+        Side::Black => search_captures::<R, S, false>(position, sink),
+    }
+}
+
+/// The precedence rank of a capture under `R`: among available captures only those of the
+/// highest rank are legal.
+#[inline(always)]
+pub fn capture_rank<R: Rules>(captured: Bits<R>, kings: Bits<R>) -> u32 {
+    match R::PRECEDENCE {
+        CapturePrecedence::Free => 0,
+        CapturePrecedence::MostPieces => captured.count(),
+        CapturePrecedence::MostPiecesThenKings => captured.count() * 256 + (captured & kings).count(),
+    }
+}
+
+#[inline(always)]
+fn parts<R: Rules, const WHITE: bool>(position: &Position<R>) -> (Bits<R>, Bits<R>, Bits<R>, Bits<R>) {
+    let (us, them) = if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
+    let ours = position.pieces(us);
+    let kings = ours & position.kings();
+    (ours & !kings, kings, position.pieces(them), position.empty())
+}
+
+#[inline(always)]
+fn side_has_capture<R: Rules, const WHITE: bool>(position: &Position<R>) -> bool {
+    let (men, kings, them, empty) = parts::<R, WHITE>(position);
+    any_capture::<R, WHITE>(men, kings, them, empty)
+}
+
+/// Adds captures to a move list under the variant's precedence rule.
+struct ListSink<'a, R: Rules> {
+    list: &'a mut MoveList<Bits<R>>,
+    kings: Bits<R>,
+}
+
+impl<R: Rules> CaptureSink<Bits<R>> for ListSink<'_, R> {
+    const WANTS_PATH: bool = false;
+
+    #[inline(always)]
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, _path: &[u8]) {
+        let rank = capture_rank::<R>(captured, self.kings);
+        self.list.push_capture(Move::new(from, to, captured, promotes), rank);
+    }
+}
+
+fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
+    position: &Position<R>,
+    sink: &mut S,
+) {
+    let (men, kings, them, empty) = parts::<R, WHITE>(position);
+    let mut search = CaptureSearch::<R, S, WHITE>::new(sink);
+    for bit in men.iter() {
+        search.man(bit, them, empty);
+    }
+    for bit in kings.iter() {
+        search.king(bit, them, empty);
+    }
+}
+
+fn generate_for<R: Rules, const WHITE: bool>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
+    let (men, kings, them, empty) = parts::<R, WHITE>(position);
+    if any_capture::<R, WHITE>(men, kings, them, empty) {
+        let mut sink = ListSink::<R> { list, kings: position.kings() };
+        search_captures::<R, _, WHITE>(position, &mut sink);
+        return;
+    }
+    let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
+    let dirs = man_move_dirs::<R, WHITE>();
+    for dir in 0..4 {
+        if !dirs[dir] {
+            continue;
+        }
+        let back = crate::geometry::opposite(dir);
+        for to in (step::<R::Geo>(men, dir) & empty).iter() {
+            let from = step::<R::Geo>(Bits::<R>::single(to), back).lowest();
+            let promotes = promotion_row.contains(to);
+            list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, promotes));
+        }
+    }
+    for from in kings.iter() {
+        let king = Bits::<R>::single(from);
+        for dir in 0..4 {
+            let targets = if R::FLYING_KINGS {
+                slide::<R::Geo>(king, dir, empty)
+            } else {
+                step::<R::Geo>(king, dir) & empty
+            };
+            for to in targets.iter() {
+                list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, false));
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn count_for<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+    scratch: &mut MoveList<Bits<R>>,
+) -> u64 {
+    let (men, kings, them, empty) = parts::<R, WHITE>(position);
+    if any_capture::<R, WHITE>(men, kings, them, empty) {
+        scratch.clear();
+        let mut sink = ListSink::<R> { list: scratch, kings: position.kings() };
+        search_captures::<R, _, WHITE>(position, &mut sink);
+        return scratch.len() as u64;
+    }
+    let dirs = man_move_dirs::<R, WHITE>();
+    let mut count = 0;
+    for dir in 0..4 {
+        if dirs[dir] {
+            count += (step::<R::Geo>(men, dir) & empty).count();
+        }
+        if kings.any() {
+            count += if R::FLYING_KINGS {
+                slide::<R::Geo>(kings, dir, empty).count()
+            } else {
+                (step::<R::Geo>(kings, dir) & empty).count()
+            };
+        }
+    }
+    u64::from(count)
+}

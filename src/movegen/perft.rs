@@ -1,0 +1,106 @@
+//! Perft: the number of move paths of a given length, the ground truth for move generation.
+//!
+//! The last ply is counted in bulk (quiet moves by population counts). Two conventions: `Unique`
+//! counts each (from, to, captured set) once, `Paths` counts every capture route. The root can
+//! be split across threads with rayon. Depends on `movegen` and `position` only.
+
+use super::{count_moves, generate};
+use crate::moves::MoveList;
+use crate::position::{Bits, MoveOf, Position};
+use crate::rules::Rules;
+use rayon::prelude::*;
+
+/// Which capture routes count as distinct moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convention {
+    /// One move per (from, to, captured set): the legal-move list of the rules.
+    Unique,
+    /// One move per capture route (the classic English table).
+    Paths,
+}
+
+fn new_list<B: crate::bitset::BitSet>(convention: Convention) -> MoveList<B> {
+    match convention {
+        Convention::Unique => MoveList::new(),
+        Convention::Paths => MoveList::keeping_duplicates(),
+    }
+}
+
+/// Move lists for each ply of a perft, allocated once.
+struct Stack<R: Rules> {
+    lists: Vec<MoveList<Bits<R>>>,
+}
+
+impl<R: Rules> Stack<R> {
+    fn new(depth: u32, convention: Convention) -> Self {
+        Stack { lists: (0..=depth).map(|_| new_list(convention)).collect() }
+    }
+}
+
+fn count<R: Rules>(position: &Position<R>, depth: u32, lists: &mut [MoveList<Bits<R>>]) -> u64 {
+    let Some((list, rest)) = lists.split_first_mut() else {
+        return 1;
+    };
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return count_moves(position, list);
+    }
+    generate(position, list);
+    let mut total = 0;
+    for mv in list.iter() {
+        let mut child = *position;
+        child.play(mv);
+        total += count(&child, depth - 1, rest);
+    }
+    total
+}
+
+/// perft(`depth`) of `position`, single-threaded.
+pub fn perft<R: Rules>(position: &Position<R>, depth: u32, convention: Convention) -> u64 {
+    let mut stack = Stack::<R>::new(depth, convention);
+    count(position, depth, &mut stack.lists)
+}
+
+/// The root moves of `position` with the perft(`depth` - 1) of each, in generation order.
+/// With `threads` > 1 the root moves are shared out over a rayon pool of that size.
+pub fn divide<R: Rules>(
+    position: &Position<R>,
+    depth: u32,
+    convention: Convention,
+    threads: usize,
+) -> Vec<(MoveOf<R>, u64)> {
+    let mut roots = new_list(convention);
+    generate(position, &mut roots);
+    let moves: Vec<MoveOf<R>> = roots.iter().copied().collect();
+    let child_count = |mv: &MoveOf<R>| {
+        let mut child = *position;
+        child.play(mv);
+        let mut stack = Stack::<R>::new(depth.saturating_sub(1), convention);
+        (*mv, count(&child, depth.saturating_sub(1), &mut stack.lists))
+    };
+    if threads <= 1 {
+        return moves.iter().map(child_count).collect();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| moves.par_iter().map(child_count).collect()),
+        Err(error) => {
+            log::warn!("could not start {threads} threads ({error}); counting on one");
+            moves.iter().map(child_count).collect()
+        }
+    }
+}
+
+/// perft(`depth`) using `threads` threads at the root (1 = no pool).
+pub fn perft_threads<R: Rules>(
+    position: &Position<R>,
+    depth: u32,
+    convention: Convention,
+    threads: usize,
+) -> u64 {
+    if threads <= 1 || depth <= 1 {
+        return perft(position, depth, convention);
+    }
+    divide(position, depth, convention, threads).iter().map(|(_, n)| n).sum()
+}

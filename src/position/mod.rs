@@ -1,0 +1,321 @@
+//! Positions: where the pieces stand and who is to move, with an incremental Zobrist hash.
+//!
+//! A [`Position`] is `Copy` and knows nothing of the game's history (repetitions and move
+//! counters belong to the game layer). It is only built through [`Position::from_parts`], which
+//! rejects impossible positions, or [`Position::start`]; every legal move keeps it valid.
+//!
+//! Depends on `bitset`, `geometry`, `rules`, `types` and `moves`; it must not depend on move
+//! generation, notation or anything above.
+
+mod zobrist;
+
+use crate::bitset::BitSet;
+use crate::geometry::{BitsOf, Geometry};
+use crate::moves::Move;
+use crate::rules::Rules;
+use crate::types::{Piece, Side};
+use bitflags::bitflags;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Bit set type of a rule set's board.
+pub type Bits<R> = BitsOf<<R as Rules>::Geo>;
+
+/// Move type of a rule set.
+pub type MoveOf<R> = Move<Bits<R>>;
+
+/// Pieces on the board, the side to move and the hash of both.
+pub struct Position<R: Rules> {
+    pieces: [Bits<R>; 2],
+    kings: Bits<R>,
+    side: Side,
+    hash: u64,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Clone for Position<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Rules> Copy for Position<R> {}
+
+impl<R: Rules> PartialEq for Position<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pieces == other.pieces && self.kings == other.kings && self.side == other.side
+    }
+}
+
+impl<R: Rules> Eq for Position<R> {}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("variant", &R::VARIANT)
+            .field("white", &self.pieces[0])
+            .field("black", &self.pieces[1])
+            .field("kings", &self.kings)
+            .field("side", &self.side)
+            .finish()
+    }
+}
+
+bitflags! {
+    /// Why a set of pieces is not a position that can arise in a game. Several may hold at once.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct PositionError: u16 {
+        /// A square holds a white and a black piece.
+        const OVERLAPPING_PIECES = 1 << 0;
+        /// A man stands on the row where it would have been crowned.
+        const MAN_ON_PROMOTION_ROW = 1 << 1;
+        /// A side has more pieces than it starts with.
+        const TOO_MANY_PIECES = 1 << 2;
+        /// The side that just moved has no piece left, which no move can bring about.
+        const SIDE_NOT_TO_MOVE_HAS_NO_PIECES = 1 << 3;
+        /// A man stands behind its side's starting rows (Turkish men never move backwards).
+        const MAN_BEHIND_START_ROWS = 1 << 4;
+        /// A square outside the board is set.
+        const OFF_BOARD = 1 << 5;
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut reasons = Vec::new();
+        for (flag, text) in [
+            (PositionError::OVERLAPPING_PIECES, "a square holds two pieces"),
+            (PositionError::MAN_ON_PROMOTION_ROW, "a man stands on its own promotion row"),
+            (PositionError::TOO_MANY_PIECES, "a side has more pieces than at the start"),
+            (PositionError::SIDE_NOT_TO_MOVE_HAS_NO_PIECES, "the side that just moved has no pieces"),
+            (PositionError::MAN_BEHIND_START_ROWS, "a man stands behind its starting rows"),
+            (PositionError::OFF_BOARD, "a piece is off the board"),
+        ] {
+            if self.contains(flag) {
+                reasons.push(text);
+            }
+        }
+        write!(f, "impossible position: {}", reasons.join("; "))
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl<R: Rules> Position<R> {
+    /// Builds a position from White's pieces, Black's pieces, the kings among them and the side
+    /// to move, after checking that it can arise in a game of `R`.
+    ///
+    /// # Errors
+    /// Every violated condition is reported in the returned [`PositionError`] set.
+    pub fn from_parts(
+        white: Bits<R>,
+        black: Bits<R>,
+        kings: Bits<R>,
+        side: Side,
+    ) -> Result<Self, PositionError> {
+        let playable = R::Geo::PLAYABLE;
+        let mut error = PositionError::empty();
+        if (white & black).any() {
+            error |= PositionError::OVERLAPPING_PIECES;
+        }
+        if ((white | black | kings) & !playable).any() || (kings & !(white | black)).any() {
+            error |= PositionError::OFF_BOARD;
+        }
+        let men = !kings;
+        if (white & men & R::Geo::TOP_ROW).any() || (black & men & R::Geo::BOTTOM_ROW).any() {
+            error |= PositionError::MAN_ON_PROMOTION_ROW;
+        }
+        let start = Self::start();
+        if white.count() > start.pieces[0].count() || black.count() > start.pieces[1].count() {
+            error |= PositionError::TOO_MANY_PIECES;
+        }
+        if [white, black][(!side).index()].is_empty() {
+            error |= PositionError::SIDE_NOT_TO_MOVE_HAS_NO_PIECES;
+        }
+        let (behind_white, behind_black) = Self::rows_behind_start();
+        if (white & men & behind_white).any() || (black & men & behind_black).any() {
+            error |= PositionError::MAN_BEHIND_START_ROWS;
+        }
+        if !error.is_empty() {
+            return Err(error);
+        }
+        let mut position =
+            Position { pieces: [white, black], kings, side, hash: 0, rules: PhantomData };
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+
+    /// Squares behind each side's first row of men at the start (empty unless the men start
+    /// away from their back row, as in Turkish).
+    fn rows_behind_start() -> (Bits<R>, Bits<R>) {
+        let (first, _) = R::START_ROWS;
+        let rows = R::Geo::ROWS;
+        let mut white = Bits::<R>::EMPTY;
+        let mut black = Bits::<R>::EMPTY;
+        for square in 0..R::Geo::SQUARES {
+            let (row, _) = R::Geo::coords(square);
+            let bit = Bits::<R>::single(R::Geo::bit(square));
+            if row + first >= rows {
+                white |= bit;
+            }
+            if row < first {
+                black |= bit;
+            }
+        }
+        (white, black)
+    }
+
+    /// The start position of `R`.
+    pub fn start() -> Self {
+        let (first, count) = R::START_ROWS;
+        let rows = R::Geo::ROWS;
+        let mut white = Bits::<R>::EMPTY;
+        let mut black = Bits::<R>::EMPTY;
+        for square in 0..R::Geo::SQUARES {
+            let (row, _) = R::Geo::coords(square);
+            let bit = Bits::<R>::single(R::Geo::bit(square));
+            let from_bottom = rows - 1 - row;
+            if from_bottom >= first && from_bottom < first + count {
+                white |= bit;
+            }
+            if row >= first && row < first + count {
+                black |= bit;
+            }
+        }
+        let mut position = Position {
+            pieces: [white, black],
+            kings: Bits::<R>::EMPTY,
+            side: R::FIRST_TO_MOVE,
+            hash: 0,
+            rules: PhantomData,
+        };
+        position.hash = position.compute_hash();
+        position
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// All pieces of `side`.
+    #[inline(always)]
+    pub fn pieces(&self, side: Side) -> Bits<R> {
+        self.pieces[side.index()]
+    }
+
+    /// All kings of both sides.
+    #[inline(always)]
+    pub fn kings(&self) -> Bits<R> {
+        self.kings
+    }
+
+    /// Occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bits<R> {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Empty playable squares.
+    #[inline(always)]
+    pub fn empty(&self) -> Bits<R> {
+        !self.occupied() & R::Geo::PLAYABLE
+    }
+
+    /// The Zobrist hash, maintained incrementally.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece on a bit index, if any.
+    pub fn piece_at(&self, bit: u32) -> Option<(Side, Piece)> {
+        let side = if self.pieces[0].contains(bit) {
+            Side::White
+        } else if self.pieces[1].contains(bit) {
+            Side::Black
+        } else {
+            return None;
+        };
+        let piece = if self.kings.contains(bit) { Piece::King } else { Piece::Man };
+        Some((side, piece))
+    }
+
+    /// The hash computed from scratch; equals [`Position::hash`] in a consistent position.
+    pub fn compute_hash(&self) -> u64 {
+        let mut hash = if self.side == Side::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        for side in [Side::White, Side::Black] {
+            for bit in self.pieces[side.index()].iter() {
+                hash ^= zobrist::piece_key(side.index(), self.kings.contains(bit), bit);
+            }
+        }
+        hash
+    }
+
+    /// Plays a move generated for this position. The move is trusted: playing a move that is
+    /// not legal here leaves an inconsistent position.
+    #[inline]
+    pub fn play(&mut self, mv: &MoveOf<R>) {
+        let us = self.side.index();
+        let them = 1 - us;
+        let from = Bits::<R>::single(mv.from());
+        let to = Bits::<R>::single(mv.to());
+        let was_king = (self.kings & from).any();
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
+        hash ^= zobrist::piece_key(us, was_king, mv.from());
+        hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
+        self.pieces[us] = (self.pieces[us] & !from) | to;
+        if was_king {
+            self.kings = (self.kings & !from) | to;
+        } else if mv.promotes() {
+            self.kings |= to;
+        }
+        let captured = mv.captured();
+        if captured.any() {
+            for bit in captured.iter() {
+                hash ^= zobrist::piece_key(them, self.kings.contains(bit), bit);
+            }
+            self.pieces[them] &= !captured;
+            self.kings &= !captured;
+        }
+        self.hash = hash;
+        self.side = !self.side;
+    }
+
+    /// Hands the move to the opponent without moving a piece (for tests and null-move search).
+    pub fn pass(&mut self) {
+        self.side = !self.side;
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{English, International, Turkish};
+
+    #[test]
+    fn start_positions_have_the_right_men() {
+        let english = Position::<English>::start();
+        assert_eq!(english.pieces(Side::White).count(), 12);
+        assert_eq!(english.side_to_move(), Side::Black);
+        let international = Position::<International>::start();
+        assert_eq!(international.pieces(Side::Black).count(), 20);
+        let turkish = Position::<Turkish>::start();
+        assert_eq!(turkish.pieces(Side::White), 0x00ff_ff00_0000_0000);
+        assert_eq!(turkish.pieces(Side::Black), 0x0000_0000_00ff_ff00);
+    }
+
+    #[test]
+    fn validation_names_each_problem() {
+        let top = <English as Rules>::Geo::TOP_ROW;
+        let err = Position::<English>::from_parts(top, top, 0, Side::White).unwrap_err();
+        assert!(err.contains(PositionError::OVERLAPPING_PIECES));
+        assert!(err.contains(PositionError::MAN_ON_PROMOTION_ROW));
+        let err = Position::<English>::from_parts(1 << 9, 0, 0, Side::White).unwrap_err();
+        assert_eq!(err, PositionError::SIDE_NOT_TO_MOVE_HAS_NO_PIECES);
+        let err = Position::<Turkish>::from_parts(1 << 60, 1 << 20, 0, Side::White).unwrap_err();
+        assert_eq!(err, PositionError::MAN_BEHIND_START_ROWS);
+    }
+}

@@ -1,0 +1,200 @@
+//! Rule sets: what differs between variants, as associated constants of zero-sized types.
+//!
+//! Each variant is a marker type implementing [`Rules`]; move generation is generic over it and
+//! every `if R::CONSTANT` folds away when the generic code is compiled for that variant. The
+//! runtime [`Variant`] enum names a rule set at the program's edge (command line, protocols), and
+//! [`with_variant!`](crate::with_variant) turns it into a concrete type once.
+//!
+//! Depends on `geometry` and `types` only; it must not know about positions or move lists.
+
+mod brazilian;
+mod english;
+mod international;
+mod russian;
+mod spanish;
+mod turkish;
+
+pub use brazilian::Brazilian;
+pub use english::English;
+pub use international::International;
+pub use russian::Russian;
+pub use spanish::Spanish;
+pub use turkish::Turkish;
+
+use crate::geometry::Geometry;
+use crate::types::Side;
+use std::fmt::{self, Debug};
+use std::str::FromStr;
+
+/// What happens when a man reaches the far row in the middle of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionInCapture {
+    /// It is crowned and the move ends there, even if the new king could capture on (English).
+    EndsMove,
+    /// It is crowned at once and goes on capturing as a king (Russian).
+    ContinuesAsKing,
+    /// It goes on capturing as a man and is crowned only if the sequence ends on the far row
+    /// (International, Brazilian, Turkish).
+    OnlyAtEnd,
+}
+
+/// Which of several available captures the player may choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapturePrecedence {
+    /// Any capture (English, Russian).
+    Free,
+    /// The capture taking the most pieces, kings and men counting alike (International).
+    MostPieces,
+    /// Most pieces, then most kings among those (Spanish, Portuguese).
+    MostPiecesThenKings,
+}
+
+/// How squares are numbered in PDN numeric notation, over the board as the players see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbering {
+    /// 1 is the first playable square of the top row (White's view), counting left to right,
+    /// row by row downwards (English, International, Italian).
+    TopLeft,
+    /// 1 is the first playable square of the bottom row from the right, counting right to left,
+    /// row by row upwards (Spanish, Portuguese).
+    BottomRight,
+    /// 1 is the first playable square of the bottom row from the left, counting left to right,
+    /// row by row upwards (pydraughts' numbering of Russian, Brazilian and Turkish).
+    BottomLeft,
+}
+
+/// A rule set. Implemented by zero-sized marker types; see the module documentation.
+pub trait Rules: Copy + Clone + Default + Debug + Send + Sync + 'static {
+    /// Board shape.
+    type Geo: Geometry;
+    /// The runtime name of this rule set.
+    const VARIANT: Variant;
+    /// Who moves first from the start position.
+    const FIRST_TO_MOVE: Side;
+    /// Rows of men at the start, counted from each side's own back row: (first row, row count).
+    const START_ROWS: (u32, u32);
+    /// Men capture backwards as well as forwards.
+    const MEN_CAPTURE_BACKWARDS: bool;
+    /// Kings move and capture any distance along a free line.
+    const FLYING_KINGS: bool;
+    /// What a man reaching the far row in mid-capture does.
+    const PROMOTION_IN_CAPTURE: PromotionInCapture;
+    /// Captured pieces leave the board at once, so their squares can be crossed again during the
+    /// same capture (Turkish). Otherwise they stay until the move ends and block.
+    const REMOVE_CAPTURED_AT_ONCE: bool;
+    /// A capture sequence may not reverse its direction between two jumps (Turkish).
+    const NO_REVERSAL: bool;
+    /// Which captures are compulsory among those available.
+    const PRECEDENCE: CapturePrecedence;
+    /// The board is turned: the playable corner is at each player's near right (Spanish,
+    /// Italian). Internally every board has a playable near-left corner; notation mirrors.
+    const MIRRORED: bool;
+    /// PDN numeric numbering.
+    const NUMBERING: Numbering;
+    /// Squares are written algebraically (`c3`) rather than as numbers in PDN.
+    const ALGEBRAIC: bool;
+    /// Numbering of moves in the Hub protocol as pydraughts speaks it.
+    const HUB_NUMBERING: Numbering;
+    /// pydraughts' Hub position string lists this variant's squares turned 180 degrees with
+    /// the colours swapped (English, where Black moves first).
+    const HUB_TURNED: bool;
+}
+
+macro_rules! variants {
+    ($($variant:ident => $ty:ident, $name:literal, $doc:literal;)*) => {
+        /// A rule set, by name: what the command line and protocols select.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Variant {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Variant {
+            /// Every variant, in the order the documentation lists them.
+            pub const ALL: &'static [Variant] = &[$(Variant::$variant,)*];
+
+            /// The canonical lowercase name.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Variant::$variant => $name,)*
+                }
+            }
+        }
+
+        /// Runs `$body` with `$r` bound to the rule-set type of the runtime variant `$v`.
+        /// This is where the variant is chosen, once; the body is compiled for each rule set.
+        #[macro_export]
+        macro_rules! with_variant {
+            ($v:expr, $r:ident => $body:expr) => {
+                match $v {
+                    $($crate::rules::Variant::$variant => {
+                        type $r = $crate::rules::$ty;
+                        $body
+                    })*
+                }
+            };
+        }
+    };
+}
+
+variants! {
+    English => English, "english", "English/American checkers (8x8, Black first, short kings).";
+    International => International, "international", "International draughts (10x10, FMJD).";
+    Brazilian => Brazilian, "brazilian", "Brazilian draughts (international rules on 8x8).";
+    Russian => Russian, "russian", "Russian draughts (shashki).";
+    Spanish => Spanish, "spanish", "Spanish draughts (flying kings, men capture forward only).";
+    Turkish => Turkish, "turkish", "Turkish draughts (dama, orthogonal, 64 squares).";
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown variant name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        write!(f, "unknown variant '{}' (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// Accepts the canonical names and the aliases used by pydraughts, lidraughts and PDN.
+    fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
+        let lower = text.trim().to_ascii_lowercase();
+        let variant = match lower.as_str() {
+            "english" | "american" | "checkers" | "21" => Variant::English,
+            "international" | "standard" | "normal" | "intl" | "20" => Variant::International,
+            "brazilian" | "26" => Variant::Brazilian,
+            "russian" | "shashki" | "25" => Variant::Russian,
+            "spanish" | "24" => Variant::Spanish,
+            "turkish" | "dama" | "30" => Variant::Turkish,
+            _ => return Err(UnknownVariant(text.to_string())),
+        };
+        Ok(variant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &variant in Variant::ALL {
+            assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
+            let from_type = with_variant!(variant, R => R::VARIANT);
+            assert_eq!(from_type, variant);
+        }
+        assert_eq!("standard".parse::<Variant>(), Ok(Variant::International));
+        assert!("chess".parse::<Variant>().is_err());
+    }
+}
