@@ -16,9 +16,11 @@
 #![deny(unsafe_code)]
 
 pub mod bitset;
+pub mod cli;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod position;
 pub mod rules;
+pub mod notation;
 pub mod types;

@@ -73,6 +73,11 @@ impl<B: BitSet> Default for MoveList<B> {
 }
 
 impl<B: BitSet> MoveList<B> {
+    /// Fewest captured pieces for which two routes can have the same effect on a board with four
+    /// directions: a two-piece capture taken in both orders would need two parallel lines through
+    /// the same piece.
+    pub const MIN_DUPLICATE_CAPTURES: u32 = 3;
+
     /// An empty list using the unique convention (duplicate capture routes merged).
     pub fn new() -> Self {
         MoveList { moves: Vec::with_capacity(64), best_rank: 0, keep_duplicates: false }
@@ -110,7 +115,8 @@ impl<B: BitSet> MoveList<B> {
             self.moves.clear();
             self.best_rank = rank;
         }
-        if !self.keep_duplicates && mv.captured.count() >= 3 && self.moves.contains(&mv) {
+        if !self.keep_duplicates && mv.captured.count() >= Self::MIN_DUPLICATE_CAPTURES
+            && self.moves.contains(&mv) {
             return;
         }
         self.moves.push(mv);

@@ -100,13 +100,57 @@ impl<R: Rules> CaptureSink<Bits<R>> for ListSink<'_, R> {
     }
 }
 
+/// Counts captures under the variant's precedence rule without listing them; only captures
+/// long enough to have duplicate routes are kept, in `long`, to merge duplicates.
+struct CountSink<'a, R: Rules> {
+    long: &'a mut MoveList<Bits<R>>,
+    kings: Bits<R>,
+    best_rank: u32,
+    count: u64,
+}
+
+impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
+    const WANTS_PATH: bool = false;
+
+    #[inline(always)]
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, _path: &[u8]) {
+        let rank = capture_rank::<R>(captured, self.kings);
+        if rank < self.best_rank {
+            return;
+        }
+        if rank > self.best_rank {
+            self.best_rank = rank;
+            self.count = 0;
+            self.long.clear();
+        }
+        if captured.count() >= MoveList::<Bits<R>>::MIN_DUPLICATE_CAPTURES {
+            let before = self.long.len();
+            self.long.push_capture(Move::new(from, to, captured, promotes), 0);
+            if self.long.len() == before {
+                return;
+            }
+        }
+        self.count += 1;
+    }
+}
+
 fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     position: &Position<R>,
     sink: &mut S,
 ) {
     let (men, kings, them, empty) = parts::<R, WHITE>(position);
+    // Only men with a first jump start a search: found by shifting the sets, not square by square.
+    let man_dirs = capture::man_capture_dirs::<R, WHITE>();
+    let mut jumpers = Bits::<R>::EMPTY;
+    for dir in 0..4 {
+        if man_dirs[dir] {
+            let back = crate::geometry::opposite(dir);
+            let landings = step::<R::Geo>(step::<R::Geo>(men, dir) & them, dir) & empty;
+            jumpers |= step::<R::Geo>(step::<R::Geo>(landings, back), back);
+        }
+    }
     let mut search = CaptureSearch::<R, S, WHITE>::new(sink);
-    for bit in men.iter() {
+    for bit in jumpers.iter() {
         search.man(bit, them, empty);
     }
     for bit in kings.iter() {
@@ -157,9 +201,9 @@ fn count_for<R: Rules, const WHITE: bool>(
     let (men, kings, them, empty) = parts::<R, WHITE>(position);
     if any_capture::<R, WHITE>(men, kings, them, empty) {
         scratch.clear();
-        let mut sink = ListSink::<R> { list: scratch, kings: position.kings() };
+        let mut sink = CountSink::<R> { long: scratch, kings: position.kings(), best_rank: 0, count: 0 };
         search_captures::<R, _, WHITE>(position, &mut sink);
-        return scratch.len() as u64;
+        return sink.count;
     }
     let dirs = man_move_dirs::<R, WHITE>();
     let mut count = 0;

@@ -101,7 +101,7 @@ pub trait Rules: Copy + Clone + Default + Debug + Send + Sync + 'static {
 }
 
 macro_rules! variants {
-    ($($variant:ident => $ty:ident, $name:literal, $doc:literal;)*) => {
+    ($($variant:ident, $name:literal, $doc:literal;)*) => {
         /// A rule set, by name: what the command line and protocols select.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Variant {
@@ -120,29 +120,50 @@ macro_rules! variants {
             }
         }
 
-        /// Runs `$body` with `$r` bound to the rule-set type of the runtime variant `$v`.
-        /// This is where the variant is chosen, once; the body is compiled for each rule set.
-        #[macro_export]
-        macro_rules! with_variant {
-            ($v:expr, $r:ident => $body:expr) => {
-                match $v {
-                    $($crate::rules::Variant::$variant => {
-                        type $r = $crate::rules::$ty;
-                        $body
-                    })*
-                }
-            };
+    };
+}
+
+/// Runs `$body` with `$r` bound to the rule-set type of the runtime variant `$v`.
+/// This is where the variant is chosen, once; the body is compiled for each rule set.
+#[macro_export]
+macro_rules! with_variant {
+    ($v:expr, $r:ident => $body:expr) => {
+        match $v {
+            $crate::rules::Variant::English => {
+                type $r = $crate::rules::English;
+                $body
+            }
+            $crate::rules::Variant::International => {
+                type $r = $crate::rules::International;
+                $body
+            }
+            $crate::rules::Variant::Brazilian => {
+                type $r = $crate::rules::Brazilian;
+                $body
+            }
+            $crate::rules::Variant::Russian => {
+                type $r = $crate::rules::Russian;
+                $body
+            }
+            $crate::rules::Variant::Spanish => {
+                type $r = $crate::rules::Spanish;
+                $body
+            }
+            $crate::rules::Variant::Turkish => {
+                type $r = $crate::rules::Turkish;
+                $body
+            }
         }
     };
 }
 
 variants! {
-    English => English, "english", "English/American checkers (8x8, Black first, short kings).";
-    International => International, "international", "International draughts (10x10, FMJD).";
-    Brazilian => Brazilian, "brazilian", "Brazilian draughts (international rules on 8x8).";
-    Russian => Russian, "russian", "Russian draughts (shashki).";
-    Spanish => Spanish, "spanish", "Spanish draughts (flying kings, men capture forward only).";
-    Turkish => Turkish, "turkish", "Turkish draughts (dama, orthogonal, 64 squares).";
+    English, "english", "English/American checkers (8x8, Black first, short kings).";
+    International, "international", "International draughts (10x10, FMJD).";
+    Brazilian, "brazilian", "Brazilian draughts (international rules on 8x8).";
+    Russian, "russian", "Russian draughts (shashki).";
+    Spanish, "spanish", "Spanish draughts (flying kings, men capture forward only).";
+    Turkish, "turkish", "Turkish draughts (dama, orthogonal, 64 squares).";
 }
 
 impl fmt::Display for Variant {

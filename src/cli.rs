@@ -1,0 +1,159 @@
+//! Command-line interface: argument types (clap) and the commands they run.
+//!
+//! Every error from the user's input ends as one line on stderr and exit status 2; results go to
+//! stdout. This module is the edge where the variant is chosen.
+
+use crate::movegen::perft::{Convention, divide, perft_threads};
+use crate::movegen::legal_moves;
+use crate::notation::{diagram, fen, moves};
+use crate::position::Position;
+use crate::rules::{Rules, Variant};
+use crate::with_variant;
+use clap::{Parser, Subcommand};
+use std::time::Instant;
+
+/// damas: a checkers and draughts engine for every major rule set.
+#[derive(Debug, Parser)]
+#[command(name = "damas", version, about, arg_required_else_help = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Position arguments shared by several commands.
+#[derive(Debug, clap::Args)]
+pub struct PositionArgs {
+    /// Rule set: english (default), international, brazilian, russian, spanish, turkish.
+    #[arg(long, short = 'v', default_value = "english")]
+    pub variant: String,
+    /// Position as a PDN FEN, e.g. "W:W31-50:B1-20" (default: the start position).
+    #[arg(long, short = 'f')]
+    pub fen: Option<String>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Counts move paths to a depth (perft), with time and leaves per second.
+    Perft {
+        /// Depth in plies (a whole capture is one ply).
+        depth: u32,
+        /// The position.
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+        /// Count every capture route (the classic English convention) instead of unique moves.
+        #[arg(long)]
+        paths: bool,
+        /// Threads splitting the root moves.
+        #[arg(long, short = 't', default_value_t = 1)]
+        threads: usize,
+    },
+    /// Lists the legal moves in PDN and Hub notation.
+    Moves {
+        /// The position.
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Draws the board.
+    Show {
+        /// The position.
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+}
+
+/// A user error: printed as one line, exit status 2.
+#[derive(Debug)]
+pub struct UserError(pub String);
+
+impl<E: std::error::Error> From<E> for UserError {
+    fn from(error: E) -> Self {
+        UserError(error.to_string())
+    }
+}
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// A bad variant name, FEN or argument.
+pub fn run(cli: Cli) -> Result<(), UserError> {
+    match cli.command {
+        Command::Perft { depth, position, divide, paths, threads } => {
+            let variant: Variant = position.variant.parse()?;
+            let convention = if paths { Convention::Paths } else { Convention::Unique };
+            if threads == 0 {
+                return Err(UserError("--threads must be at least 1".into()));
+            }
+            with_variant!(variant, R => run_perft::<R>(position.fen.as_deref(), depth, divide, convention, threads))
+        }
+        Command::Moves { position } => {
+            let variant: Variant = position.variant.parse()?;
+            with_variant!(variant, R => run_moves::<R>(position.fen.as_deref()))
+        }
+        Command::Show { position } => {
+            let variant: Variant = position.variant.parse()?;
+            with_variant!(variant, R => run_show::<R>(position.fen.as_deref()))
+        }
+    }
+}
+
+fn load<R: Rules>(text: Option<&str>) -> Result<Position<R>, UserError> {
+    match text {
+        None => Ok(Position::start()),
+        Some(text) => Ok(fen::parse::<R>(text)?),
+    }
+}
+
+fn run_perft<R: Rules>(
+    fen_text: Option<&str>,
+    depth: u32,
+    show_divide: bool,
+    convention: Convention,
+    threads: usize,
+) -> Result<(), UserError> {
+    let position = load::<R>(fen_text)?;
+    let started = Instant::now();
+    let total = if show_divide {
+        let counts = divide(&position, depth, convention, threads);
+        for (mv, count) in &counts {
+            println!("{:<12} {count}", moves::to_pdn(&position, mv));
+        }
+        println!("moves {}", counts.len());
+        counts.iter().map(|(_, count)| count).sum()
+    } else {
+        perft_threads(&position, depth, convention, threads)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 { total as f64 / seconds / 1e6 } else { 0.0 };
+    let convention = match convention {
+        Convention::Unique => "unique",
+        Convention::Paths => "paths",
+    };
+    println!(
+        "perft {depth} = {total}  ({}, {convention}, {threads} thread{}: {seconds:.3} s, {rate:.1} M leaves/s)",
+        R::VARIANT,
+        if threads == 1 { "" } else { "s" }
+    );
+    Ok(())
+}
+
+fn run_moves<R: Rules>(fen_text: Option<&str>) -> Result<(), UserError> {
+    let position = load::<R>(fen_text)?;
+    let list = legal_moves(&position);
+    for mv in &list {
+        println!("{:<16} hub {}", moves::to_pdn(&position, mv), moves::to_hub::<R>(mv));
+    }
+    println!("{} legal move{}", list.len(), if list.len() == 1 { "" } else { "s" });
+    Ok(())
+}
+
+fn run_show<R: Rules>(fen_text: Option<&str>) -> Result<(), UserError> {
+    let position = load::<R>(fen_text)?;
+    print!("{}", diagram::draw(&position));
+    println!("FEN {}", fen::write(&position));
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! Moves as text: PDN short form (`32-28`, `28x19`), PDN long form with landing squares when the
+//! short form is ambiguous (`47x38x29x18`), and Hub form with every captured square
+//! (`28x19x23`). Parsing accepts all three, with `-`, `x` or `:` as separators.
+
+use super::{NotationError, squares};
+use crate::bitset::BitSet;
+use crate::movegen::{self, CaptureSink, capture_rank};
+use crate::position::{Bits, MoveOf, Position};
+use crate::rules::{Numbering, Rules};
+
+/// A capture route: the move and the landing squares (bits) in order, ending at the destination.
+#[derive(Clone, Debug)]
+pub struct Route<R: Rules> {
+    /// The move the route makes.
+    pub mv: MoveOf<R>,
+    /// Bits of the landing squares, the destination last; empty for a quiet move.
+    pub path: Vec<u8>,
+}
+
+struct RouteSink<R: Rules> {
+    routes: Vec<(Route<R>, u32)>,
+    kings: Bits<R>,
+}
+
+impl<R: Rules> CaptureSink<Bits<R>> for RouteSink<R> {
+    const WANTS_PATH: bool = true;
+
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, path: &[u8]) {
+        let rank = capture_rank::<R>(captured, self.kings);
+        let mv = MoveOf::<R>::new(from, to, captured, promotes);
+        self.routes.push((Route { mv, path: path.to_vec() }, rank));
+    }
+}
+
+/// Every legal route of the position: one per capture route (so a move may appear more than
+/// once), or one per quiet move.
+pub fn routes<R: Rules>(position: &Position<R>) -> Vec<Route<R>> {
+    if !movegen::has_capture(position) {
+        let list = movegen::legal_moves(position);
+        return list.iter().map(|&mv| Route { mv, path: vec![mv.to() as u8] }).collect();
+    }
+    let mut sink = RouteSink::<R> { routes: Vec::new(), kings: position.kings() };
+    movegen::visit_captures(position, &mut sink);
+    let best = sink.routes.iter().map(|(_, rank)| *rank).max().unwrap_or(0);
+    sink.routes.into_iter().filter(|(_, rank)| *rank == best).map(|(route, _)| route).collect()
+}
+
+fn separator<R: Rules>(capture: bool) -> char {
+    match (capture, R::VARIANT) {
+        (false, _) => '-',
+        (true, crate::rules::Variant::Russian) => ':',
+        (true, _) => 'x',
+    }
+}
+
+/// The PDN text of a legal move: short form, or the full route when another legal move shares
+/// its origin and destination.
+pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
+    let sep = separator::<R>(mv.is_capture());
+    let short = format!("{}{sep}{}", squares::name::<R>(mv.from()), squares::name::<R>(mv.to()));
+    if !mv.is_capture() {
+        return short;
+    }
+    let legal = movegen::legal_moves(position);
+    let ambiguous =
+        legal.iter().filter(|other| other.from() == mv.from() && other.to() == mv.to()).count() > 1;
+    if !ambiguous {
+        return short;
+    }
+    match routes(position).into_iter().find(|route| route.mv == *mv) {
+        Some(route) => {
+            let mut text = squares::name::<R>(mv.from());
+            for &bit in &route.path {
+                text.push(sep);
+                text.push_str(&squares::name::<R>(u32::from(bit)));
+            }
+            text
+        }
+        None => short,
+    }
+}
+
+/// The Hub text of a move: `from-to`, or `fromxto` followed by `x` and each captured square,
+/// in ascending order, all in the variant's Hub numbering.
+pub fn to_hub<R: Rules>(mv: &MoveOf<R>) -> String {
+    let number = |bit| squares::number::<R>(bit, R::HUB_NUMBERING);
+    if !mv.is_capture() {
+        return format!("{}-{}", number(mv.from()), number(mv.to()));
+    }
+    let mut captured: Vec<u32> = mv.captured().iter().map(number).collect();
+    captured.sort_unstable();
+    let mut text = format!("{}x{}", number(mv.from()), number(mv.to()));
+    for square in captured {
+        text.push('x');
+        text.push_str(&square.to_string());
+    }
+    text
+}
+
+/// Reads a move in PDN (short or long) or Hub form, with numeric squares in the variant's PDN
+/// numbering or algebraic squares, and finds it among the legal moves.
+///
+/// # Errors
+/// Unreadable text, a move that is not legal here, or a short form that fits several moves.
+pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<MoveOf<R>, NotationError> {
+    parse_in::<R>(position, text, R::NUMBERING)
+}
+
+/// Reads a move whose numeric squares are in the Hub numbering of the variant.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_hub<R: Rules>(position: &Position<R>, text: &str) -> Result<MoveOf<R>, NotationError> {
+    parse_in::<R>(position, text, R::HUB_NUMBERING)
+}
+
+fn parse_in<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+    numbering: Numbering,
+) -> Result<MoveOf<R>, NotationError> {
+    let text = text.trim();
+    let parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
+    if parts.len() < 2 {
+        return Err(NotationError::new(format!("'{text}' is not a move (expected e.g. 32-28 or 28x19)")));
+    }
+    let mut bits = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let bit = squares::parse::<R>(part, numbering)
+            .map_err(|e| NotationError::new(format!("move '{text}': {e}")))?;
+        bits.push(bit);
+    }
+    let (from, to) = (bits[0], bits[1]);
+    let legal = movegen::legal_moves(position);
+    if bits.len() == 2 {
+        let matching: Vec<&MoveOf<R>> =
+            legal.iter().filter(|mv| mv.from() == from && mv.to() == to).collect();
+        return match matching.as_slice() {
+            [mv] => Ok(**mv),
+            [] => Err(NotationError::new(format!("illegal move '{text}'"))),
+            _ => Err(NotationError::new(format!(
+                "move '{text}' is ambiguous: give the captured or landing squares"
+            ))),
+        };
+    }
+    // Hub form: from, to, then exactly the captured squares.
+    let mut listed = Bits::<R>::EMPTY;
+    for &bit in &bits[2..] {
+        listed |= Bits::<R>::single(bit);
+    }
+    if let Some(mv) = legal.iter().find(|mv| mv.from() == from && mv.to() == to && mv.captured() == listed) {
+        return Ok(*mv);
+    }
+    // PDN long form: from, landing squares, to; the listed squares must lie on the route.
+    let last = bits[bits.len() - 1];
+    let stops = &bits[1..];
+    let mut found: Vec<MoveOf<R>> = Vec::new();
+    for route in routes(position) {
+        if route.mv.from() != from || route.mv.to() != last {
+            continue;
+        }
+        let mut path = route.path.iter().map(|&b| u32::from(b));
+        if stops.iter().all(|stop| path.any(|b| b == *stop)) && !found.contains(&route.mv) {
+            found.push(route.mv);
+        }
+    }
+    match found.as_slice() {
+        [mv] => Ok(*mv),
+        [] => Err(NotationError::new(format!("illegal move '{text}'"))),
+        _ => Err(NotationError::new(format!("move '{text}' is ambiguous: give more landing squares"))),
+    }
+}
