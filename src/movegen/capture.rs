@@ -16,13 +16,22 @@ pub const NO_DIRECTION: usize = 4;
 
 /// Receives each complete capture sequence found by [`CaptureSearch`].
 pub trait CaptureSink<B> {
-    /// True when the sink needs the landing squares of each route (notation); false lets the
-    /// search skip that bookkeeping.
-    const WANTS_PATH: bool;
+    /// The route steps onto the landing square `bit` (for sinks that record routes).
+    #[inline(always)]
+    fn enter(&mut self, _bit: u32) {}
 
-    /// A complete capture from bit `from` to bit `to`. `path` holds the bit of every landing
-    /// square in order, the last one being `to` (empty unless `WANTS_PATH`).
-    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool, path: &[u8]);
+    /// The route steps back off its last landing square.
+    #[inline(always)]
+    fn leave(&mut self) {}
+
+    /// True when a flying king's capture that goes straight on after a jump should be reported
+    /// once for every square where the king could have paused between the two pieces (the
+    /// route convention of the kish crate's Turkish perft table). Normally false.
+    const EVERY_PAUSE: bool = false;
+
+    /// A complete capture from bit `from` to bit `to`; the route's landing squares are those
+    /// entered and not yet left.
+    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool);
 }
 
 /// Directions in which a man of the given side may capture.
@@ -53,8 +62,6 @@ pub struct CaptureSearch<'a, R: Rules, S, const WHITE: bool> {
     sink: &'a mut S,
     from: u32,
     promotion_row: Bits<R>,
-    path: [u8; 64],
-    path_len: usize,
     rules: PhantomData<R>,
 }
 
@@ -71,7 +78,7 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     /// A search that reports to `sink`.
     pub fn new(sink: &'a mut S) -> Self {
         let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
-        CaptureSearch { sink, from: 0, promotion_row, path: [0; 64], path_len: 0, rules: PhantomData }
+        CaptureSearch { sink, from: 0, promotion_row, rules: PhantomData }
     }
 
     /// Searches every capture of the man on bit `from`. `them` are the opponent's pieces and
@@ -79,7 +86,6 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     pub fn man(&mut self, from: u32, them: Bits<R>, empty: Bits<R>) -> bool {
         let at = Bits::<R>::single(from);
         self.from = from;
-        self.path_len = 0;
         let state = State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY };
         self.man_jumps(at, NO_DIRECTION, state)
     }
@@ -88,31 +94,23 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     pub fn king(&mut self, from: u32, them: Bits<R>, empty: Bits<R>) -> bool {
         let at = Bits::<R>::single(from);
         self.from = from;
-        self.path_len = 0;
         let state = State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY };
         self.king_jumps(at, [true; 4], NO_DIRECTION, false, state)
     }
 
     #[inline(always)]
     fn finish(&mut self, at: Bits<R>, captured: Bits<R>, promotes: bool) {
-        let to = at.lowest();
-        let path = &self.path[..if S::WANTS_PATH { self.path_len } else { 0 }];
-        self.sink.capture(self.from, to, captured, promotes, path);
+        self.sink.capture(self.from, at.lowest(), captured, promotes);
     }
 
     #[inline(always)]
     fn enter(&mut self, at: Bits<R>) {
-        if S::WANTS_PATH {
-            self.path[self.path_len] = at.lowest() as u8;
-            self.path_len += 1;
-        }
+        self.sink.enter(at.lowest());
     }
 
     #[inline(always)]
     fn leave(&mut self) {
-        if S::WANTS_PATH {
-            self.path_len -= 1;
-        }
+        self.sink.leave();
     }
 
     /// The state after `victim` is jumped.
@@ -125,11 +123,26 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
         }
     }
 
-    /// True when a jump in `dir` after a jump in `last` is excluded without looking: a reversal
-    /// is forbidden by rule, or (pieces staying on the board) would meet the piece just taken.
+    /// True when a jump in `dir` after a jump in `last` is a reversal the rules forbid. (Where
+    /// captured pieces stay on the board until the move ends, a reversal needs no check: it
+    /// would meet the piece just taken, which can be neither jumped again nor passed.)
     #[inline(always)]
     fn reversal(dir: usize, last: usize) -> bool {
-        last != NO_DIRECTION && dir == opposite(last) && (R::NO_REVERSAL || !R::REMOVE_CAPTURED_AT_ONCE)
+        R::NO_REVERSAL && last != NO_DIRECTION && dir == opposite(last)
+    }
+
+    /// True when a man on `at` has a jump: a bitboard test that spares the recursive search
+    /// at the end of most sequences.
+    #[inline(always)]
+    fn man_can_jump(at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
+        let dirs = man_capture_dirs::<R, WHITE>();
+        let mut landings = Bits::<R>::EMPTY;
+        for dir in 0..4 {
+            if dirs[dir] && !Self::reversal(dir, last) {
+                landings |= step::<R::Geo>(step::<R::Geo>(at, dir) & state.capturable, dir);
+            }
+        }
+        (landings & state.empty).any()
     }
 
     fn man_jumps(&mut self, at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
@@ -159,7 +172,9 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
                     }
                 }
                 _ => {
-                    if !self.man_jumps(landing, dir, next) {
+                    if Self::man_can_jump(landing, dir, next) {
+                        self.man_jumps(landing, dir, next);
+                    } else {
                         self.finish(landing, next.captured, crowned);
                     }
                 }
@@ -206,7 +221,8 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
             // A flying king may stop on any free square behind the victim, but must stop on one
             // from which the capture goes on if there is such a square. From each landing square
             // it may turn; going straight on is tried once, from the last landing square, so
-            // that routes differing only in where the king paused on a straight line are one.
+            // that routes differing only in where the king paused on a straight line are one
+            // (unless the sink asks for every pause, as kish's Turkish perft counts them).
             let landings = first_landing | slide::<R::Geo>(first_landing, dir, next.empty);
             let turns = perpendicular(dir);
             let mut continued = false;
@@ -214,7 +230,7 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
                 let landing = Bits::<R>::single(bit);
                 let last_square = step::<R::Geo>(landing, dir) & landings;
                 let mut allowed = turns;
-                allowed[dir] = last_square.is_empty();
+                allowed[dir] = S::EVERY_PAUSE || last_square.is_empty();
                 self.enter(landing);
                 continued |= self.king_jumps(landing, allowed, dir, crowned, next);
                 self.leave();

@@ -91,10 +91,8 @@ struct ListSink<'a, R: Rules> {
 }
 
 impl<R: Rules> CaptureSink<Bits<R>> for ListSink<'_, R> {
-    const WANTS_PATH: bool = false;
-
     #[inline(always)]
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, _path: &[u8]) {
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
         let rank = capture_rank::<R>(captured, self.kings);
         self.list.push_capture(Move::new(from, to, captured, promotes), rank);
     }
@@ -110,10 +108,8 @@ struct CountSink<'a, R: Rules> {
 }
 
 impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
-    const WANTS_PATH: bool = false;
-
     #[inline(always)]
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, _path: &[u8]) {
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
         let rank = capture_rank::<R>(captured, self.kings);
         if rank < self.best_rank {
             return;

@@ -20,15 +20,22 @@ pub struct Route<R: Rules> {
 struct RouteSink<R: Rules> {
     routes: Vec<(Route<R>, u32)>,
     kings: Bits<R>,
+    path: Vec<u8>,
 }
 
 impl<R: Rules> CaptureSink<Bits<R>> for RouteSink<R> {
-    const WANTS_PATH: bool = true;
+    fn enter(&mut self, bit: u32) {
+        self.path.push(bit as u8);
+    }
 
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool, path: &[u8]) {
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
         let rank = capture_rank::<R>(captured, self.kings);
         let mv = MoveOf::<R>::new(from, to, captured, promotes);
-        self.routes.push((Route { mv, path: path.to_vec() }, rank));
+        self.routes.push((Route { mv, path: self.path.clone() }, rank));
     }
 }
 
@@ -39,7 +46,7 @@ pub fn routes<R: Rules>(position: &Position<R>) -> Vec<Route<R>> {
         let list = movegen::legal_moves(position);
         return list.iter().map(|&mv| Route { mv, path: vec![mv.to() as u8] }).collect();
     }
-    let mut sink = RouteSink::<R> { routes: Vec::new(), kings: position.kings() };
+    let mut sink = RouteSink::<R> { routes: Vec::new(), kings: position.kings(), path: Vec::new() };
     movegen::visit_captures(position, &mut sink);
     let best = sink.routes.iter().map(|(_, rank)| *rank).max().unwrap_or(0);
     sink.routes.into_iter().filter(|(_, rank)| *rank == best).map(|(route, _)| route).collect()

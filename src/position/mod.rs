@@ -255,7 +255,7 @@ impl<R: Rules> Position<R> {
 
     /// Plays a move generated for this position. The move is trusted: playing a move that is
     /// not legal here leaves an inconsistent position.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, mv: &MoveOf<R>) {
         let us = self.side.index();
         let them = 1 - us;
