@@ -30,6 +30,9 @@ pub struct PositionArgs {
     /// Position as a PDN FEN, e.g. "W:W31-50:B1-20" (default: the start position).
     #[arg(long, short = 'f')]
     pub fen: Option<String>,
+    /// Moves to play from that position first, e.g. "11-15 23-19" (PDN or Hub notation).
+    #[arg(long, short = 'm')]
+    pub moves: Option<String>,
 }
 
 /// The commands.
@@ -48,6 +51,10 @@ pub enum Command {
         /// Count every capture route (the classic English convention) instead of unique moves.
         #[arg(long)]
         paths: bool,
+        /// Count every capture route and every square where a flying king could stop between
+        /// two pieces taken in one line (the kish crate's convention for its Turkish table).
+        #[arg(long, conflicts_with = "paths")]
+        every_stop: bool,
         /// Threads splitting the root moves.
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
@@ -82,40 +89,56 @@ impl<E: std::error::Error> From<E> for UserError {
 /// A bad variant name, FEN or argument.
 pub fn run(cli: Cli) -> Result<(), UserError> {
     match cli.command {
-        Command::Perft { depth, position, divide, paths, threads } => {
+        Command::Perft { depth, position, divide, paths, every_stop, threads } => {
             let variant: Variant = position.variant.parse()?;
-            let convention = if paths { Convention::Paths } else { Convention::Unique };
+            let convention = match (paths, every_stop) {
+                (_, true) => Convention::EveryStop,
+                (true, false) => Convention::Paths,
+                (false, false) => Convention::Unique,
+            };
             if threads == 0 {
                 return Err(UserError("--threads must be at least 1".into()));
             }
-            with_variant!(variant, R => run_perft::<R>(position.fen.as_deref(), depth, divide, convention, threads))
+            with_variant!(variant, R => run_perft::<R>(&position, depth, divide, convention, threads))
         }
         Command::Moves { position } => {
             let variant: Variant = position.variant.parse()?;
-            with_variant!(variant, R => run_moves::<R>(position.fen.as_deref()))
+            with_variant!(variant, R => run_moves::<R>(&position))
         }
         Command::Show { position } => {
             let variant: Variant = position.variant.parse()?;
-            with_variant!(variant, R => run_show::<R>(position.fen.as_deref()))
+            with_variant!(variant, R => run_show::<R>(&position))
         }
     }
 }
 
-fn load<R: Rules>(text: Option<&str>) -> Result<Position<R>, UserError> {
-    match text {
-        None => Ok(Position::start()),
-        Some(text) => Ok(fen::parse::<R>(text)?),
+/// The position the arguments describe: the FEN (or the start) and then the moves.
+fn load<R: Rules>(args: &PositionArgs) -> Result<Position<R>, UserError> {
+    let mut position = match &args.fen {
+        None => Position::start(),
+        Some(text) => fen::parse::<R>(text)?,
+    };
+    for (index, text) in args.moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
+        // Skip PDN move numbers ("1." or "1...") whether apart or glued to the move.
+        let text = text.rfind('.').map_or(text, |dot| &text[dot + 1..]);
+        if text.is_empty() {
+            continue;
+        }
+        let mv = moves::parse(&position, text)
+            .map_err(|e| UserError(format!("move {} of --moves: {e}", index + 1)))?;
+        position.play(&mv);
     }
+    Ok(position)
 }
 
 fn run_perft<R: Rules>(
-    fen_text: Option<&str>,
+    args: &PositionArgs,
     depth: u32,
     show_divide: bool,
     convention: Convention,
     threads: usize,
 ) -> Result<(), UserError> {
-    let position = load::<R>(fen_text)?;
+    let position = load::<R>(args)?;
     let started = Instant::now();
     let total = if show_divide {
         let counts = divide(&position, depth, convention, threads);
@@ -132,6 +155,7 @@ fn run_perft<R: Rules>(
     let convention = match convention {
         Convention::Unique => "unique",
         Convention::Paths => "paths",
+        Convention::EveryStop => "every stop",
     };
     println!(
         "perft {depth} = {total}  ({}, {convention}, {threads} thread{}: {seconds:.3} s, {rate:.1} M leaves/s)",
@@ -141,8 +165,8 @@ fn run_perft<R: Rules>(
     Ok(())
 }
 
-fn run_moves<R: Rules>(fen_text: Option<&str>) -> Result<(), UserError> {
-    let position = load::<R>(fen_text)?;
+fn run_moves<R: Rules>(args: &PositionArgs) -> Result<(), UserError> {
+    let position = load::<R>(args)?;
     let list = legal_moves(&position);
     for mv in &list {
         println!("{:<16} hub {}", moves::to_pdn(&position, mv), moves::to_hub::<R>(mv));
@@ -151,8 +175,8 @@ fn run_moves<R: Rules>(fen_text: Option<&str>) -> Result<(), UserError> {
     Ok(())
 }
 
-fn run_show<R: Rules>(fen_text: Option<&str>) -> Result<(), UserError> {
-    let position = load::<R>(fen_text)?;
+fn run_show<R: Rules>(args: &PositionArgs) -> Result<(), UserError> {
+    let position = load::<R>(args)?;
     print!("{}", diagram::draw(&position));
     println!("FEN {}", fen::write(&position));
     Ok(())

@@ -64,6 +64,7 @@ pub struct MoveList<B> {
     moves: Vec<Move<B>>,
     best_rank: u32,
     keep_duplicates: bool,
+    every_stop: bool,
 }
 
 impl<B: BitSet> Default for MoveList<B> {
@@ -80,12 +81,25 @@ impl<B: BitSet> MoveList<B> {
 
     /// An empty list using the unique convention (duplicate capture routes merged).
     pub fn new() -> Self {
-        MoveList { moves: Vec::with_capacity(64), best_rank: 0, keep_duplicates: false }
+        MoveList { moves: Vec::with_capacity(64), best_rank: 0, keep_duplicates: false, every_stop: false }
     }
 
     /// An empty list that keeps one entry per capture route (the "paths" perft convention).
     pub fn keeping_duplicates() -> Self {
         MoveList { keep_duplicates: true, ..Self::new() }
+    }
+
+    /// An empty list that keeps one entry per capture route, and counts a flying king's
+    /// straight-on continuation once for every square where it could have stopped between the
+    /// two pieces (the convention of the kish crate's published Turkish perft table).
+    pub fn keeping_every_stop() -> Self {
+        MoveList { keep_duplicates: true, every_stop: true, ..Self::new() }
+    }
+
+    /// True for lists made by [`MoveList::keeping_every_stop`].
+    #[inline(always)]
+    pub fn counts_every_stop(&self) -> bool {
+        self.every_stop
     }
 
     /// Removes every move.

@@ -25,9 +25,9 @@ pub trait CaptureSink<B> {
     fn leave(&mut self) {}
 
     /// True when a flying king's capture that goes straight on after a jump should be reported
-    /// once for every square where the king could have paused between the two pieces (the
+    /// once for every square where the king could have stopped between the two pieces (the
     /// route convention of the kish crate's Turkish perft table). Normally false.
-    const EVERY_PAUSE: bool = false;
+    const EVERY_STOP: bool = false;
 
     /// A complete capture from bit `from` to bit `to`; the route's landing squares are those
     /// entered and not yet left.
@@ -222,7 +222,7 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
             // from which the capture goes on if there is such a square. From each landing square
             // it may turn; going straight on is tried once, from the last landing square, so
             // that routes differing only in where the king paused on a straight line are one
-            // (unless the sink asks for every pause, as kish's Turkish perft counts them).
+            // (unless the sink asks for every stop, as kish's Turkish perft counts them).
             let landings = first_landing | slide::<R::Geo>(first_landing, dir, next.empty);
             let turns = perpendicular(dir);
             let mut continued = false;
@@ -230,7 +230,7 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
                 let landing = Bits::<R>::single(bit);
                 let last_square = step::<R::Geo>(landing, dir) & landings;
                 let mut allowed = turns;
-                allowed[dir] = S::EVERY_PAUSE || last_square.is_empty();
+                allowed[dir] = S::EVERY_STOP || last_square.is_empty();
                 self.enter(landing);
                 continued |= self.king_jumps(landing, allowed, dir, crowned, next);
                 self.leave();

@@ -84,13 +84,16 @@ fn side_has_capture<R: Rules, const WHITE: bool>(position: &Position<R>) -> bool
     any_capture::<R, WHITE>(men, kings, them, empty)
 }
 
-/// Adds captures to a move list under the variant's precedence rule.
-struct ListSink<'a, R: Rules> {
+/// Adds captures to a move list under the variant's precedence rule. `STOPS` selects the kish
+/// route convention (see [`MoveList::keeping_every_stop`]).
+struct ListSink<'a, R: Rules, const STOPS: bool> {
     list: &'a mut MoveList<Bits<R>>,
     kings: Bits<R>,
 }
 
-impl<R: Rules> CaptureSink<Bits<R>> for ListSink<'_, R> {
+impl<R: Rules, const STOPS: bool> CaptureSink<Bits<R>> for ListSink<'_, R, STOPS> {
+    const EVERY_STOP: bool = STOPS;
+
     #[inline(always)]
     fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
         let rank = capture_rank::<R>(captured, self.kings);
@@ -157,8 +160,12 @@ fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
 fn generate_for<R: Rules, const WHITE: bool>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
     let (men, kings, them, empty) = parts::<R, WHITE>(position);
     if any_capture::<R, WHITE>(men, kings, them, empty) {
-        let mut sink = ListSink::<R> { list, kings: position.kings() };
-        search_captures::<R, _, WHITE>(position, &mut sink);
+        let kings = position.kings();
+        if list.counts_every_stop() {
+            search_captures::<R, _, WHITE>(position, &mut ListSink::<R, true> { list, kings });
+        } else {
+            search_captures::<R, _, WHITE>(position, &mut ListSink::<R, false> { list, kings });
+        }
         return;
     }
     let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
@@ -196,6 +203,11 @@ fn count_for<R: Rules, const WHITE: bool>(
 ) -> u64 {
     let (men, kings, them, empty) = parts::<R, WHITE>(position);
     if any_capture::<R, WHITE>(men, kings, them, empty) {
+        if scratch.counts_every_stop() {
+            scratch.clear();
+            generate_for::<R, WHITE>(position, scratch);
+            return scratch.len() as u64;
+        }
         scratch.clear();
         let mut sink = CountSink::<R> { long: scratch, kings: position.kings(), best_rank: 0, count: 0 };
         search_captures::<R, _, WHITE>(position, &mut sink);

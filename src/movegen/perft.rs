@@ -17,12 +17,17 @@ pub enum Convention {
     Unique,
     /// One move per capture route (the classic English table).
     Paths,
+    /// One move per capture route, a flying king's straight-on continuation counted once per
+    /// square where it could have stopped between the two pieces: the convention of the kish
+    /// crate, the only published Turkish table.
+    EveryStop,
 }
 
 fn new_list<B: crate::bitset::BitSet>(convention: Convention) -> MoveList<B> {
     match convention {
         Convention::Unique => MoveList::new(),
         Convention::Paths => MoveList::keeping_duplicates(),
+        Convention::EveryStop => MoveList::keeping_every_stop(),
     }
 }
 
