@@ -92,7 +92,7 @@ fn playouts<R: Rules>(games: usize, max_plies: usize, seed: u64) -> usize {
 #[test]
 fn random_playouts_keep_every_invariant() {
     for &variant in Variant::ALL {
-        let positions = with_variant!(variant, R => playouts::<R>(60, 160, 0xda3a5 + variant as u64));
+        let positions = with_variant!(variant, R => playouts::<R>(200, 200, 0xda3a5 + variant as u64));
         assert!(positions > 1000, "{variant}: only {positions} positions");
     }
 }

@@ -1,0 +1,85 @@
+//! The `damas` binary as a user runs it: perft, moves, show, and clear errors with exit status 2
+//! for bad input (never a panic).
+
+use std::process::{Command, Output};
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damas")).args(args).output().expect("run damas")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs a command that must fail: exit status 2, one line on stderr containing `needle`.
+fn fails_with(args: &[&str], needle: &str) {
+    let output = damas(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(err.contains(needle), "{args:?}: expected '{needle}' in: {err}");
+    assert!(stdout(&output).is_empty(), "{args:?} printed to stdout on error");
+}
+
+#[test]
+fn perft_prints_count_time_and_speed() {
+    let output = damas(&["perft", "6"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("perft 6 = 36768"), "{text}");
+    assert!(text.contains("leaves/s"), "{text}");
+    let output = damas(&["perft", "5", "--variant", "international", "--threads", "2"]);
+    assert!(stdout(&output).contains("perft 5 = 27117"));
+    let output = damas(&["perft", "12", "--paths", "--fen", "B:W21-32:B1-12", "--moves", "1. 11-15 23-19 2. 8-11"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[test]
+fn divide_lists_each_root_move() {
+    let output = damas(&["perft", "3", "-v", "international", "--divide"]);
+    let text = stdout(&output);
+    assert!(text.contains("32-28"), "{text}");
+    assert!(text.contains("moves 9"), "{text}");
+    assert!(text.contains("perft 3 = 658"), "{text}");
+}
+
+#[test]
+fn moves_lists_pdn_and_hub_forms() {
+    // White man on 28 (e5), black man on 22 (d6): the capture lands on 17 (c7).
+    let output = damas(&["moves", "-v", "international", "--fen", "W:W28:B22,19"]);
+    let text = stdout(&output);
+    assert!(text.contains("28x17") && text.contains("hub 28x17x22"), "{text}");
+    assert!(text.contains("1 legal move"), "{text}");
+    let output = damas(&["moves", "-v", "russian", "--fen", "W:Wa1,Kc3:Bh8,Kf6"]);
+    let text = stdout(&output);
+    assert!(text.contains("c3:g7") && text.contains("hub 10x28x23"), "{text}");
+    assert!(text.contains("1 legal move"), "{text}");
+}
+
+#[test]
+fn show_draws_the_board_and_its_fen() {
+    let output = damas(&["show", "--moves", "11-15"]);
+    let text = stdout(&output);
+    assert!(text.contains("white to move (english)"), "{text}");
+    assert!(text.contains("FEN W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"), "{text}");
+    let output = damas(&["show", "-v", "turkish"]);
+    assert!(stdout(&output).lines().filter(|l| l.contains('w')).count() >= 2);
+}
+
+#[test]
+fn bad_input_is_a_clear_error_with_status_2() {
+    fails_with(&["perft", "3", "--fen", "W:W31:Q1"], "bad FEN");
+    fails_with(&["perft", "3", "--fen", "garbage"], "bad FEN");
+    fails_with(&["perft", "3", "-v", "international", "--fen", "W:W51:B1"], "out of range");
+    fails_with(&["perft", "3", "--variant", "chess"], "unknown variant 'chess'");
+    fails_with(&["moves", "--moves", "11-15 23-17"], "move 2 of --moves: illegal move '23-17'");
+    fails_with(&["moves", "--moves", "11-"], "move 1 of --moves");
+    fails_with(&["show", "--fen", "W:W1:B2"], "promotion row");
+    fails_with(&["perft", "2", "--threads", "0"], "--threads");
+    fails_with(&["perft", "-3"], "");
+    fails_with(&["perft"], "");
+}
