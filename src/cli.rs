@@ -3,8 +3,8 @@
 //! Every error from the user's input ends as one line on stderr and exit status 2; results go to
 //! stdout. This module is the edge where the variant is chosen.
 
-use crate::movegen::perft::{Convention, divide, perft_threads};
 use crate::movegen::legal_moves;
+use crate::movegen::perft::{Convention, divide, perft_threads};
 use crate::notation::{diagram, fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};

@@ -14,13 +14,16 @@
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+// A direction is an index into several tables at once (shifts, source masks, allowed-direction
+// masks), so move generation loops over `0..4` rather than over one of the tables.
+#![allow(clippy::needless_range_loop)]
 
 pub mod bitset;
 pub mod cli;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod position;
 pub mod rules;
-pub mod notation;
 pub mod types;

@@ -81,7 +81,12 @@ impl<B: BitSet> MoveList<B> {
 
     /// An empty list using the unique convention (duplicate capture routes merged).
     pub fn new() -> Self {
-        MoveList { moves: Vec::with_capacity(64), best_rank: 0, keep_duplicates: false, every_stop: false }
+        MoveList {
+            moves: Vec::with_capacity(64),
+            best_rank: 0,
+            keep_duplicates: false,
+            every_stop: false,
+        }
     }
 
     /// An empty list that keeps one entry per capture route (the "paths" perft convention).
@@ -129,8 +134,10 @@ impl<B: BitSet> MoveList<B> {
             self.moves.clear();
             self.best_rank = rank;
         }
-        if !self.keep_duplicates && mv.captured.count() >= Self::MIN_DUPLICATE_CAPTURES
-            && self.moves.contains(&mv) {
+        if !self.keep_duplicates
+            && mv.captured.count() >= Self::MIN_DUPLICATE_CAPTURES
+            && self.moves.contains(&mv)
+        {
             return;
         }
         self.moves.push(mv);

@@ -34,7 +34,15 @@ fn perft_prints_count_time_and_speed() {
     assert!(text.contains("leaves/s"), "{text}");
     let output = damas(&["perft", "5", "--variant", "international", "--threads", "2"]);
     assert!(stdout(&output).contains("perft 5 = 27117"));
-    let output = damas(&["perft", "12", "--paths", "--fen", "B:W21-32:B1-12", "--moves", "1. 11-15 23-19 2. 8-11"]);
+    let output = damas(&[
+        "perft",
+        "12",
+        "--paths",
+        "--fen",
+        "B:W21-32:B1-12",
+        "--moves",
+        "1. 11-15 23-19 2. 8-11",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
 
@@ -65,7 +73,10 @@ fn show_draws_the_board_and_its_fen() {
     let output = damas(&["show", "--moves", "11-15"]);
     let text = stdout(&output);
     assert!(text.contains("white to move (english)"), "{text}");
-    assert!(text.contains("FEN W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"), "{text}");
+    assert!(
+        text.contains("FEN W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"),
+        "{text}"
+    );
     let output = damas(&["show", "-v", "turkish"]);
     assert!(stdout(&output).lines().filter(|l| l.contains('w')).count() >= 2);
 }

@@ -38,7 +38,11 @@ fn check_position<R: Rules>(position: &Position<R>) {
     assert!((white & black).is_empty(), "overlap in {context}");
     assert!((position.kings() & !(white | black)).is_empty(), "king without piece in {context}");
     assert_eq!(fen::parse::<R>(&context).as_ref(), Ok(position), "FEN round trip {context}");
-    assert_eq!(hub::parse::<R>(&hub::write(position)).as_ref(), Ok(position), "Hub round trip {context}");
+    assert_eq!(
+        hub::parse::<R>(&hub::write(position)).as_ref(),
+        Ok(position),
+        "Hub round trip {context}"
+    );
 
     let list = legal_moves(position);
     let unique: HashSet<_> = list.iter().copied().collect();
@@ -92,7 +96,8 @@ fn playouts<R: Rules>(games: usize, max_plies: usize, seed: u64) -> usize {
 #[test]
 fn random_playouts_keep_every_invariant() {
     for &variant in Variant::ALL {
-        let positions = with_variant!(variant, R => playouts::<R>(200, 200, 0xda3a5 + variant as u64));
+        let positions =
+            with_variant!(variant, R => playouts::<R>(200, 200, 0xda3a5 + variant as u64));
         assert!(positions > 1000, "{variant}: only {positions} positions");
     }
 }

@@ -59,9 +59,13 @@ fn check<R: Rules>(low: u64, high: u64) -> usize {
         let threads = if case.expected > QUICK_BUDGET { 2 } else { 1 };
         let got = perft_threads(&position, case.depth, case.convention, threads);
         assert_eq!(
-            got, case.expected,
+            got,
+            case.expected,
             "{} {:?} depth {} ({:?})",
-            case.id, case.convention, case.depth, R::VARIANT
+            case.id,
+            case.convention,
+            case.depth,
+            R::VARIANT
         );
         checked += 1;
     }

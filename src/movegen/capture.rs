@@ -37,11 +37,7 @@ pub trait CaptureSink<B> {
 /// Directions in which a man of the given side may capture.
 #[inline(always)]
 pub fn man_capture_dirs<R: Rules, const WHITE: bool>() -> [bool; 4] {
-    if R::MEN_CAPTURE_BACKWARDS {
-        [true; 4]
-    } else {
-        man_move_dirs::<R, WHITE>()
-    }
+    if R::MEN_CAPTURE_BACKWARDS { [true; 4] } else { man_move_dirs::<R, WHITE>() }
 }
 
 /// Directions in which a man of the given side may step: diagonally forward, or on an
@@ -165,7 +161,9 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
             self.enter(landing);
             let crowned = (landing & self.promotion_row).any();
             match R::PROMOTION_IN_CAPTURE {
-                PromotionInCapture::EndsMove if crowned => self.finish(landing, next.captured, true),
+                PromotionInCapture::EndsMove if crowned => {
+                    self.finish(landing, next.captured, true)
+                }
                 PromotionInCapture::ContinuesAsKing if crowned => {
                     if !self.king_jumps(landing, [true; 4], dir, true, next) {
                         self.finish(landing, next.captured, true);
@@ -199,7 +197,8 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
             if !dirs[dir] || Self::reversal(dir, last) {
                 continue;
             }
-            let start = if R::FLYING_KINGS { at | slide::<R::Geo>(at, dir, state.empty) } else { at };
+            let start =
+                if R::FLYING_KINGS { at | slide::<R::Geo>(at, dir, state.empty) } else { at };
             let victim = step::<R::Geo>(start, dir) & state.capturable;
             if victim.is_empty() {
                 continue;
@@ -267,7 +266,8 @@ pub fn any_capture<R: Rules, const WHITE: bool>(
     for dir in 0..4 {
         let mut jumpers = if man_dirs[dir] { men } else { Bits::<R>::EMPTY };
         if kings.any() {
-            jumpers |= if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
+            jumpers |=
+                if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
         }
         if (step::<R::Geo>(step::<R::Geo>(jumpers, dir) & them, dir) & empty).any() {
             return true;

@@ -66,12 +66,16 @@ pub fn capture_rank<R: Rules>(captured: Bits<R>, kings: Bits<R>) -> u32 {
     match R::PRECEDENCE {
         CapturePrecedence::Free => 0,
         CapturePrecedence::MostPieces => captured.count(),
-        CapturePrecedence::MostPiecesThenKings => captured.count() * 256 + (captured & kings).count(),
+        CapturePrecedence::MostPiecesThenKings => {
+            captured.count() * 256 + (captured & kings).count()
+        }
     }
 }
 
 #[inline(always)]
-fn parts<R: Rules, const WHITE: bool>(position: &Position<R>) -> (Bits<R>, Bits<R>, Bits<R>, Bits<R>) {
+fn parts<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+) -> (Bits<R>, Bits<R>, Bits<R>, Bits<R>) {
     let (us, them) = if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
     let ours = position.pieces(us);
     let kings = ours & position.kings();
@@ -209,7 +213,8 @@ fn count_for<R: Rules, const WHITE: bool>(
             return scratch.len() as u64;
         }
         scratch.clear();
-        let mut sink = CountSink::<R> { long: scratch, kings: position.kings(), best_rank: 0, count: 0 };
+        let mut sink =
+            CountSink::<R> { long: scratch, kings: position.kings(), best_rank: 0, count: 0 };
         search_captures::<R, _, WHITE>(position, &mut sink);
         return sink.count;
     }

@@ -100,7 +100,10 @@ pub fn write<R: Rules>(position: &Position<R>) -> String {
             .iter()
             .map(|bit| {
                 let king = if position.kings().contains(bit) { "K" } else { "" };
-                (squares::number::<R>(bit, R::NUMBERING), format!("{king}{}", squares::name::<R>(bit)))
+                (
+                    squares::number::<R>(bit, R::NUMBERING),
+                    format!("{king}{}", squares::name::<R>(bit)),
+                )
             })
             .collect();
         items.sort();

@@ -129,7 +129,9 @@ fn parse_in<R: Rules>(
     let text = text.trim();
     let parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
     if parts.len() < 2 {
-        return Err(NotationError::new(format!("'{text}' is not a move (expected e.g. 32-28 or 28x19)")));
+        return Err(NotationError::new(format!(
+            "'{text}' is not a move (expected e.g. 32-28 or 28x19)"
+        )));
     }
     let mut bits = Vec::with_capacity(parts.len());
     for part in &parts {
@@ -155,7 +157,9 @@ fn parse_in<R: Rules>(
     for &bit in &bits[2..] {
         listed |= Bits::<R>::single(bit);
     }
-    if let Some(mv) = legal.iter().find(|mv| mv.from() == from && mv.to() == to && mv.captured() == listed) {
+    if let Some(mv) =
+        legal.iter().find(|mv| mv.from() == from && mv.to() == to && mv.captured() == listed)
+    {
         return Ok(*mv);
     }
     // PDN long form: from, landing squares, to; the listed squares must lie on the route.
@@ -174,6 +178,8 @@ fn parse_in<R: Rules>(
     match found.as_slice() {
         [mv] => Ok(*mv),
         [] => Err(NotationError::new(format!("illegal move '{text}'"))),
-        _ => Err(NotationError::new(format!("move '{text}' is ambiguous: give more landing squares"))),
+        _ => Err(NotationError::new(format!(
+            "move '{text}' is ambiguous: give more landing squares"
+        ))),
     }
 }

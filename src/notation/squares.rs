@@ -106,31 +106,79 @@ mod tests {
     #[test]
     fn numberings_follow_the_rulebooks() {
         // English: 1 = b8, 29 = a1, 32 = g1.
-        assert_eq!(algebraic::<English>(from_number::<English>(1, Numbering::TopLeft).unwrap()), "b8");
-        assert_eq!(algebraic::<English>(from_number::<English>(29, Numbering::TopLeft).unwrap()), "a1");
-        assert_eq!(algebraic::<English>(from_number::<English>(32, Numbering::TopLeft).unwrap()), "g1");
+        assert_eq!(
+            algebraic::<English>(from_number::<English>(1, Numbering::TopLeft).unwrap()),
+            "b8"
+        );
+        assert_eq!(
+            algebraic::<English>(from_number::<English>(29, Numbering::TopLeft).unwrap()),
+            "a1"
+        );
+        assert_eq!(
+            algebraic::<English>(from_number::<English>(32, Numbering::TopLeft).unwrap()),
+            "g1"
+        );
         // International: 46 = a1, 5 = j10.
-        assert_eq!(algebraic::<International>(from_number::<International>(46, Numbering::TopLeft).unwrap()), "a1");
-        assert_eq!(algebraic::<International>(from_number::<International>(5, Numbering::TopLeft).unwrap()), "j10");
+        assert_eq!(
+            algebraic::<International>(
+                from_number::<International>(46, Numbering::TopLeft).unwrap()
+            ),
+            "a1"
+        );
+        assert_eq!(
+            algebraic::<International>(
+                from_number::<International>(5, Numbering::TopLeft).unwrap()
+            ),
+            "j10"
+        );
         // Spanish: 1 = h1, 4 = b1, 5 = g2 (board turned, counted from White's bottom right).
-        assert_eq!(algebraic::<Spanish>(from_number::<Spanish>(1, Numbering::BottomRight).unwrap()), "h1");
-        assert_eq!(algebraic::<Spanish>(from_number::<Spanish>(4, Numbering::BottomRight).unwrap()), "b1");
-        assert_eq!(algebraic::<Spanish>(from_number::<Spanish>(5, Numbering::BottomRight).unwrap()), "g2");
+        assert_eq!(
+            algebraic::<Spanish>(from_number::<Spanish>(1, Numbering::BottomRight).unwrap()),
+            "h1"
+        );
+        assert_eq!(
+            algebraic::<Spanish>(from_number::<Spanish>(4, Numbering::BottomRight).unwrap()),
+            "b1"
+        );
+        assert_eq!(
+            algebraic::<Spanish>(from_number::<Spanish>(5, Numbering::BottomRight).unwrap()),
+            "g2"
+        );
         // pydraughts' Hub numbering of Russian: a1 = 1, c1 = 2, b2 = 5, h8 = 32.
-        for (value, square) in [(1, "a1"), (2, "c1"), (5, "b2"), (32, "h8"), (10, "c3"), (28, "g7")] {
-            assert_eq!(algebraic::<Russian>(from_number::<Russian>(value, Numbering::BottomLeft).unwrap()), square);
+        for (value, square) in [(1, "a1"), (2, "c1"), (5, "b2"), (32, "h8"), (10, "c3"), (28, "g7")]
+        {
+            assert_eq!(
+                algebraic::<Russian>(from_number::<Russian>(value, Numbering::BottomLeft).unwrap()),
+                square
+            );
         }
         // Turkish: a1 = 1 ... h8 = 64 in Hub numbering; 1 = a8 in PDN numbering.
-        assert_eq!(algebraic::<Turkish>(from_number::<Turkish>(17, Numbering::BottomLeft).unwrap()), "a3");
-        assert_eq!(algebraic::<Turkish>(from_number::<Turkish>(1, Numbering::TopLeft).unwrap()), "a8");
+        assert_eq!(
+            algebraic::<Turkish>(from_number::<Turkish>(17, Numbering::BottomLeft).unwrap()),
+            "a3"
+        );
+        assert_eq!(
+            algebraic::<Turkish>(from_number::<Turkish>(1, Numbering::TopLeft).unwrap()),
+            "a8"
+        );
         assert_eq!(named::<Russian>("C3"), "c3");
     }
 
     #[test]
     fn bad_squares_are_errors() {
-        assert!(parse::<International>("51", Numbering::TopLeft).unwrap_err().to_string().contains("out of range"));
+        assert!(
+            parse::<International>("51", Numbering::TopLeft)
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
         assert!(parse::<English>("0", Numbering::TopLeft).is_err());
-        assert!(parse::<Russian>("a2", Numbering::TopLeft).unwrap_err().to_string().contains("not a playing square"));
+        assert!(
+            parse::<Russian>("a2", Numbering::TopLeft)
+                .unwrap_err()
+                .to_string()
+                .contains("not a playing square")
+        );
         assert!(parse::<Russian>("z9", Numbering::TopLeft).is_err());
         assert!(parse::<Russian>("x", Numbering::TopLeft).is_err());
     }

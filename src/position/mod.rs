@@ -87,7 +87,10 @@ impl fmt::Display for PositionError {
             (PositionError::OVERLAPPING_PIECES, "a square holds two pieces"),
             (PositionError::MAN_ON_PROMOTION_ROW, "a man stands on its own promotion row"),
             (PositionError::TOO_MANY_PIECES, "a side has more pieces than at the start"),
-            (PositionError::SIDE_NOT_TO_MOVE_HAS_NO_PIECES, "the side that just moved has no pieces"),
+            (
+                PositionError::SIDE_NOT_TO_MOVE_HAS_NO_PIECES,
+                "the side that just moved has no pieces",
+            ),
             (PositionError::MAN_BEHIND_START_ROWS, "a man stands behind its starting rows"),
             (PositionError::OFF_BOARD, "a piece is off the board"),
         ] {
