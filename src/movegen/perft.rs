@@ -68,8 +68,44 @@ pub fn perft<R: Rules>(position: &Position<R>, depth: u32, convention: Conventio
     count(position, depth, &mut stack.lists)
 }
 
+/// Runs `work` on a rayon pool of `threads` threads, or on the caller's thread if the pool
+/// cannot be built.
+fn in_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(work),
+        Err(error) => {
+            log::warn!("could not start {threads} threads ({error}); counting on one");
+            work()
+        }
+    }
+}
+
+/// perft(`depth`) counted in parallel: the tree is opened a few plies until there are many more
+/// subtrees than threads (root moves alone are too few and too uneven to keep threads busy),
+/// and the subtrees are shared out by rayon's work stealing. Call inside a pool.
+fn count_parallel<R: Rules>(position: &Position<R>, depth: u32, convention: Convention) -> u64 {
+    let wanted = 32 * rayon::current_num_threads();
+    let mut frontier = vec![*position];
+    let mut remaining = depth;
+    let mut list = new_list(convention);
+    while remaining > 3 && frontier.len() < wanted {
+        let mut next = Vec::with_capacity(frontier.len() * 8);
+        for node in &frontier {
+            generate(node, &mut list);
+            for mv in list.iter() {
+                let mut child = *node;
+                child.play(mv);
+                next.push(child);
+            }
+        }
+        frontier = next;
+        remaining -= 1;
+    }
+    frontier.par_iter().map(|node| perft(node, remaining, convention)).sum()
+}
+
 /// The root moves of `position` with the perft(`depth` - 1) of each, in generation order.
-/// With `threads` > 1 the root moves are shared out over a rayon pool of that size.
+/// With `threads` > 1 each count is shared out over a rayon pool of that size.
 pub fn divide<R: Rules>(
     position: &Position<R>,
     depth: u32,
@@ -78,34 +114,32 @@ pub fn divide<R: Rules>(
 ) -> Vec<(MoveOf<R>, u64)> {
     let mut roots = new_list(convention);
     generate(position, &mut roots);
-    let moves: Vec<MoveOf<R>> = roots.iter().copied().collect();
+    let below = depth.saturating_sub(1);
     let child_count = |mv: &MoveOf<R>| {
         let mut child = *position;
         child.play(mv);
-        let mut stack = Stack::<R>::new(depth.saturating_sub(1), convention);
-        (*mv, count(&child, depth.saturating_sub(1), &mut stack.lists))
+        let count = if threads > 1 {
+            count_parallel(&child, below, convention)
+        } else {
+            perft(&child, below, convention)
+        };
+        (*mv, count)
     };
     if threads <= 1 {
-        return moves.iter().map(child_count).collect();
+        return roots.iter().map(child_count).collect();
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| moves.par_iter().map(child_count).collect()),
-        Err(error) => {
-            log::warn!("could not start {threads} threads ({error}); counting on one");
-            moves.iter().map(child_count).collect()
-        }
-    }
+    in_pool(threads, || roots.iter().map(child_count).collect())
 }
 
-/// perft(`depth`) using `threads` threads at the root (1 = no pool).
+/// perft(`depth`) using `threads` threads (1 = no pool).
 pub fn perft_threads<R: Rules>(
     position: &Position<R>,
     depth: u32,
     convention: Convention,
     threads: usize,
 ) -> u64 {
-    if threads <= 1 || depth <= 1 {
+    if threads <= 1 {
         return perft(position, depth, convention);
     }
-    divide(position, depth, convention, threads).iter().map(|(_, n)| n).sum()
+    in_pool(threads, || count_parallel(position, depth, convention))
 }
