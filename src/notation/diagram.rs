@@ -42,6 +42,7 @@ pub fn draw<R: Rules>(position: &Position<R>) -> String {
                 let _ = write!(text, "    {low:>2}-{high}");
             }
         }
+        text.truncate(text.trim_end().len());
         text.push('\n');
     }
     let _ = writeln!(text, "{} to move ({})", position.side_to_move(), R::VARIANT);

@@ -7,7 +7,7 @@
 use super::{NotationError, squares};
 use crate::bitset::BitSet;
 use crate::position::{Bits, Position};
-use crate::rules::Rules;
+use crate::rules::{Numbering, Rules};
 use crate::types::Side;
 
 /// Reads a PDN FEN for rule set `R`.
@@ -101,7 +101,11 @@ pub fn write<R: Rules>(position: &Position<R>) -> String {
             .map(|bit| {
                 let king = if position.kings().contains(bit) { "K" } else { "" };
                 (
-                    squares::number::<R>(bit, R::NUMBERING),
+                    // Algebraic lists read from a1 upwards, numeric ones in number order.
+                    squares::number::<R>(
+                        bit,
+                        if R::ALGEBRAIC { Numbering::BottomLeft } else { R::NUMBERING },
+                    ),
                     format!("{king}{}", squares::name::<R>(bit)),
                 )
             })
