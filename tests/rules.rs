@@ -188,9 +188,11 @@ fn english_piece_not_jumped_twice() {
     //  * d2 x c3 -> b4 x c5 -> d6 x e5 -> f4; at f4 either x e3 -> d2 (the same 26x26 with the
     //    same four pieces: listed once) or x g5 -> h6: 26x12 taking {14, 15, 16, 22}, landing
     //    squares 17, 10, 19, 12.
-    // The two 26x12 moves share origin and destination, so PDN writes them in the long form.
+    // The two 26x12 moves share origin and destination, so PDN writes them in the long form
+    // with only the landing squares needed (PDN 3.0): 26x19x12 is the whole two-piece route,
+    // and 17 alone marks the four-piece route.
     let fen = "W:WK26:B14,15,16,22,23";
-    let pos = assert_moves::<English>(fen, &["26x17x10x19x12", "26x19x12", "26x26"]);
+    let pos = assert_moves::<English>(fen, &["26x17x12", "26x19x12", "26x26"]);
     assert_eq!(legal_moves(&pos).len(), 3);
     assert_eq!(
         hub_moves::<English>(fen),
@@ -539,4 +541,37 @@ fn turkish_crowned_when_capture_ends_on_last_row() {
     let fen = "W:Wd6:Ba6,d7,Ke8";
     assert_moves::<Turkish>(fen, &["d6xf8"]);
     assert_eq!(fen_after::<Turkish>(fen, "d6xf8"), "B:WKf8:Ba6");
+}
+
+/// rules.md 1.11: pieces are lifted at once, so a Turkish king may finish its capture on the
+/// square of a piece it took earlier in the same move. The five-piece capture of Kh5 that ends
+/// on d5 takes d5 itself (with f5, b6, d6 and c7); the king must stand on d5 afterwards, with
+/// the hash still consistent. This position came from a random playout
+/// that caught a bug where the king vanished with the piece it had taken.
+#[test]
+fn turkish_king_may_end_on_a_square_it_cleared() {
+    let before =
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,e3,f3,c4,g4,Kh5,h7:Bd5,f5,a6,b6,d6,f6,a7,c7,e7,f7,g7";
+    let pos = position::<Turkish>(before);
+    let mv = moves::parse(&pos, "h5xd5").expect("h5xd5 is legal");
+    let captured: Vec<String> = {
+        let mut names: Vec<String> = legal_moves(&pos)
+            .iter()
+            .filter(|m| **m == mv)
+            .flat_map(|m| {
+                moves::to_hub::<Turkish>(m).split('x').skip(2).map(String::from).collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    // Hub numbering a1 = 1: d5 = 36, f5 = 38, b6 = 42, d6 = 44, c7 = 51.
+    assert_eq!(captured, ["36", "38", "42", "44", "51"]);
+    let mut after = pos;
+    after.play(&mv);
+    assert_eq!(after.hash(), after.compute_hash());
+    assert_eq!(
+        fen::write(&after),
+        "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,e3,f3,c4,g4,Kd5,h7:Ba6,f6,a7,e7,f7,g7"
+    );
 }

@@ -77,16 +77,18 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
         CaptureSearch { sink, from: 0, promotion_row, rules: PhantomData }
     }
 
-    /// Searches every capture of the man on bit `from`. `them` are the opponent's pieces and
-    /// `empty` the empty squares (the origin is treated as empty). Returns whether any exists.
-    pub fn man(&mut self, from: u32, them: Bits<R>, empty: Bits<R>) -> bool {
+    /// Searches the captures of the man on bit `from` whose first jump goes in direction `dir`
+    /// (the caller knows from set shifts which men jump in which direction). `them` are the
+    /// opponent's pieces and `empty` the empty squares (the origin is treated as empty).
+    #[inline(always)]
+    pub fn man_first_jump(&mut self, dir: usize, from: u32, them: Bits<R>, empty: Bits<R>) {
         let at = Bits::<R>::single(from);
         self.from = from;
         let state = State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY };
-        self.man_jumps(at, NO_DIRECTION, state)
+        self.man_jump(dir, at, state);
     }
 
-    /// Searches every capture of the king on bit `from`; see [`CaptureSearch::man`].
+    /// Searches every capture of the king on bit `from`; see [`CaptureSearch::man_first_jump`].
     pub fn king(&mut self, from: u32, them: Bits<R>, empty: Bits<R>) -> bool {
         let at = Bits::<R>::single(from);
         self.from = from;
@@ -145,41 +147,41 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
         let dirs = man_capture_dirs::<R, WHITE>();
         let mut found = false;
         for dir in 0..4 {
-            if !dirs[dir] || Self::reversal(dir, last) {
-                continue;
+            if dirs[dir] && !Self::reversal(dir, last) {
+                found |= self.man_jump(dir, at, state);
             }
-            let victim = step::<R::Geo>(at, dir) & state.capturable;
-            if victim.is_empty() {
-                continue;
-            }
-            let landing = step::<R::Geo>(victim, dir) & state.empty;
-            if landing.is_empty() {
-                continue;
-            }
-            found = true;
-            let next = Self::after_jump(state, victim);
-            self.enter(landing);
-            let crowned = (landing & self.promotion_row).any();
-            match R::PROMOTION_IN_CAPTURE {
-                PromotionInCapture::EndsMove if crowned => {
-                    self.finish(landing, next.captured, true)
-                }
-                PromotionInCapture::ContinuesAsKing if crowned => {
-                    if !self.king_jumps(landing, [true; 4], dir, true, next) {
-                        self.finish(landing, next.captured, true);
-                    }
-                }
-                _ => {
-                    if Self::man_can_jump(landing, dir, next) {
-                        self.man_jumps(landing, dir, next);
-                    } else {
-                        self.finish(landing, next.captured, crowned);
-                    }
-                }
-            }
-            self.leave();
         }
         found
+    }
+
+    /// The captures of a man on `at` that begin with a jump in direction `dir`.
+    #[inline(always)]
+    fn man_jump(&mut self, dir: usize, at: Bits<R>, state: State<Bits<R>>) -> bool {
+        let victim = step::<R::Geo>(at, dir) & state.capturable;
+        let landing = step::<R::Geo>(victim, dir) & state.empty;
+        if landing.is_empty() {
+            return false;
+        }
+        let next = Self::after_jump(state, victim);
+        self.enter(landing);
+        let crowned = (landing & self.promotion_row).any();
+        match R::PROMOTION_IN_CAPTURE {
+            PromotionInCapture::EndsMove if crowned => self.finish(landing, next.captured, true),
+            PromotionInCapture::ContinuesAsKing if crowned => {
+                if !self.king_jumps(landing, [true; 4], dir, true, next) {
+                    self.finish(landing, next.captured, true);
+                }
+            }
+            _ => {
+                if Self::man_can_jump(landing, dir, next) {
+                    self.man_jumps(landing, dir, next);
+                } else {
+                    self.finish(landing, next.captured, crowned);
+                }
+            }
+        }
+        self.leave();
+        true
     }
 
     /// Jumps of a king standing on `at`, in the directions allowed by `dirs`. `crowned` is true

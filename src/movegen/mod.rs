@@ -142,19 +142,18 @@ fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     sink: &mut S,
 ) {
     let (men, kings, them, empty) = parts::<R, WHITE>(position);
-    // Only men with a first jump start a search: found by shifting the sets, not square by square.
+    // Only men with a first jump start a search, direction by direction: found by shifting the
+    // sets, not square by square.
     let man_dirs = capture::man_capture_dirs::<R, WHITE>();
-    let mut jumpers = Bits::<R>::EMPTY;
+    let mut search = CaptureSearch::<R, S, WHITE>::new(sink);
     for dir in 0..4 {
         if man_dirs[dir] {
             let back = crate::geometry::opposite(dir);
             let landings = step::<R::Geo>(step::<R::Geo>(men, dir) & them, dir) & empty;
-            jumpers |= step::<R::Geo>(step::<R::Geo>(landings, back), back);
+            for bit in step::<R::Geo>(step::<R::Geo>(landings, back), back).iter() {
+                search.man_first_jump(dir, bit, them, empty);
+            }
         }
-    }
-    let mut search = CaptureSearch::<R, S, WHITE>::new(sink);
-    for bit in jumpers.iter() {
-        search.man(bit, them, empty);
     }
     for bit in kings.iter() {
         search.king(bit, them, empty);

@@ -74,12 +74,25 @@ pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
     if !ambiguous {
         return short;
     }
-    match routes(position).into_iter().find(|route| route.mv == *mv) {
+    // PDN wants only the landing squares needed: try one, then the whole route.
+    let name = |bit: u8| squares::name::<R>(u32::from(bit));
+    let from = squares::name::<R>(mv.from());
+    let to = squares::name::<R>(mv.to());
+    let mine: Vec<Route<R>> = routes(position).into_iter().filter(|r| r.mv == *mv).collect();
+    for route in &mine {
+        for &stop in route.path.iter().take(route.path.len().saturating_sub(1)) {
+            let text = format!("{from}{sep}{}{sep}{to}", name(stop));
+            if parse(position, &text).as_ref() == Ok(mv) {
+                return text;
+            }
+        }
+    }
+    match mine.first() {
         Some(route) => {
-            let mut text = squares::name::<R>(mv.from());
+            let mut text = from;
             for &bit in &route.path {
                 text.push(sep);
-                text.push_str(&squares::name::<R>(u32::from(bit)));
+                text.push_str(&name(bit));
             }
             text
         }
@@ -162,17 +175,29 @@ fn parse_in<R: Rules>(
     {
         return Ok(*mv);
     }
-    // PDN long form: from, landing squares, to; the listed squares must lie on the route.
+    // PDN long form: from, landing squares, to. A route whose landing squares are exactly those
+    // listed wins; otherwise the listed squares must lie on the route in order.
     let last = bits[bits.len() - 1];
     let stops = &bits[1..];
+    let candidates: Vec<Route<R>> = routes(position)
+        .into_iter()
+        .filter(|route| route.mv.from() == from && route.mv.to() == last)
+        .collect();
     let mut found: Vec<MoveOf<R>> = Vec::new();
-    for route in routes(position) {
-        if route.mv.from() != from || route.mv.to() != last {
-            continue;
+    for exact in [true, false] {
+        for route in &candidates {
+            let mut path = route.path.iter().map(|&b| u32::from(b));
+            let fits = if exact {
+                route.path.len() == stops.len() && path.eq(stops.iter().copied())
+            } else {
+                stops.iter().all(|stop| path.any(|b| b == *stop))
+            };
+            if fits && !found.contains(&route.mv) {
+                found.push(route.mv);
+            }
         }
-        let mut path = route.path.iter().map(|&b| u32::from(b));
-        if stops.iter().all(|stop| path.any(|b| b == *stop)) && !found.contains(&route.mv) {
-            found.push(route.mv);
+        if !found.is_empty() {
+            break;
         }
     }
     match found.as_slice() {

@@ -262,18 +262,9 @@ impl<R: Rules> Position<R> {
     pub fn play(&mut self, mv: &MoveOf<R>) {
         let us = self.side.index();
         let them = 1 - us;
-        let from = Bits::<R>::single(mv.from());
-        let to = Bits::<R>::single(mv.to());
-        let was_king = (self.kings & from).any();
         let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
-        hash ^= zobrist::piece_key(us, was_king, mv.from());
-        hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
-        self.pieces[us] = (self.pieces[us] & !from) | to;
-        if was_king {
-            self.kings = (self.kings & !from) | to;
-        } else if mv.promotes() {
-            self.kings |= to;
-        }
+        // Captured pieces go first: where they are lifted at once (Turkish), the capturing
+        // piece may finish on the square of a piece it took.
         let captured = mv.captured();
         if captured.any() {
             for bit in captured.iter() {
@@ -281,6 +272,17 @@ impl<R: Rules> Position<R> {
             }
             self.pieces[them] &= !captured;
             self.kings &= !captured;
+        }
+        let from = Bits::<R>::single(mv.from());
+        let to = Bits::<R>::single(mv.to());
+        let was_king = (self.kings & from).any();
+        hash ^= zobrist::piece_key(us, was_king, mv.from());
+        hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
+        self.pieces[us] = (self.pieces[us] & !from) | to;
+        if was_king {
+            self.kings = (self.kings & !from) | to;
+        } else if mv.promotes() {
+            self.kings |= to;
         }
         self.hash = hash;
         self.side = !self.side;
