@@ -14,7 +14,7 @@ use crate::bitset::BitSet;
 use crate::geometry::{Geometry, slide, step};
 use crate::moves::{Move, MoveList};
 use crate::position::{Bits, Position};
-use crate::rules::{CapturePrecedence, Rules};
+use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use crate::types::Side;
 use capture::{CaptureSearch, any_capture, man_move_dirs};
 
@@ -137,6 +137,63 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
     }
 }
 
+/// Counts the captures in bulk when every one of them is a single jump by a man: then each
+/// (man, direction) pair with a landing square is one move, whatever the precedence rule that
+/// ranks by the number of pieces. Returns `None` (search needed) when a side has kings, when
+/// the rules rank captures by more than their length, when a man crowned in mid-capture would
+/// go on as a king, or when some landing square allows a further jump.
+///
+/// A further jump from a landing square never involves the piece just taken nor the square just
+/// left: both lie in the reverse direction, which a further jump cannot take. So it can be
+/// tested against the position's own sets.
+#[inline(always)]
+fn count_single_jumps<R: Rules, const WHITE: bool>(
+    men: Bits<R>,
+    kings: Bits<R>,
+    them: Bits<R>,
+    empty: Bits<R>,
+) -> Option<u64> {
+    let simple_rank =
+        matches!(R::PRECEDENCE, CapturePrecedence::Free | CapturePrecedence::MostPieces);
+    let king_continues = R::PROMOTION_IN_CAPTURE == PromotionInCapture::ContinuesAsKing;
+    if kings.any() || !simple_rank || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
+        return None;
+    }
+    let man_dirs = capture::man_capture_dirs::<R, WHITE>();
+    let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
+    let ends_on_crowning = R::PROMOTION_IN_CAPTURE == PromotionInCapture::EndsMove;
+    // Squares from which a man could jump in each direction.
+    let mut jump_from = [Bits::<R>::EMPTY; 4];
+    for dir in 0..4 {
+        if man_dirs[dir] {
+            let back = crate::geometry::opposite(dir);
+            jump_from[dir] = step::<R::Geo>(step::<R::Geo>(empty, back) & them, back);
+        }
+    }
+    let mut count = 0;
+    for dir in 0..4 {
+        if !man_dirs[dir] {
+            continue;
+        }
+        let landings = step::<R::Geo>(step::<R::Geo>(men, dir) & them, dir) & empty;
+        let mut onward = Bits::<R>::EMPTY;
+        for next in 0..4 {
+            if next != crate::geometry::opposite(dir) {
+                onward |= jump_from[next];
+            }
+        }
+        let mut continuing = landings & onward;
+        if ends_on_crowning {
+            continuing &= !promotion_row;
+        }
+        if continuing.any() {
+            return None;
+        }
+        count += u64::from(landings.count());
+    }
+    Some(count)
+}
+
 fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     position: &Position<R>,
     sink: &mut S,
@@ -210,6 +267,9 @@ fn count_for<R: Rules, const WHITE: bool>(
             scratch.clear();
             generate_for::<R, WHITE>(position, scratch);
             return scratch.len() as u64;
+        }
+        if let Some(count) = count_single_jumps::<R, WHITE>(men, kings, them, empty) {
+            return count;
         }
         scratch.clear();
         let mut sink =
