@@ -64,6 +64,11 @@ pub enum Command {
         /// The position.
         #[command(flatten)]
         position: PositionArgs,
+        /// Read one FEN per line from stdin and print, for each, its legal moves in Hub form,
+        /// sorted and space-separated, on one line (or `error: ...`): for testing against
+        /// other move generators.
+        #[arg(long)]
+        batch: bool,
     },
     /// Draws the board.
     Show {
@@ -101,8 +106,11 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_perft::<R>(&position, depth, divide, convention, threads))
         }
-        Command::Moves { position } => {
+        Command::Moves { position, batch } => {
             let variant: Variant = position.variant.parse()?;
+            if batch {
+                return with_variant!(variant, R => run_moves_batch::<R>());
+            }
             with_variant!(variant, R => run_moves::<R>(&position))
         }
         Command::Show { position } => {
@@ -172,6 +180,27 @@ fn run_moves<R: Rules>(args: &PositionArgs) -> Result<(), UserError> {
         println!("{:<16} hub {}", moves::to_pdn(&position, mv), moves::to_hub::<R>(mv));
     }
     println!("{} legal move{}", list.len(), if list.len() == 1 { "" } else { "s" });
+    Ok(())
+}
+
+fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
+    use std::io::{BufRead, Write};
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let reply = match fen::parse::<R>(line.trim()) {
+            Ok(position) => {
+                let mut texts: Vec<String> =
+                    legal_moves(&position).iter().map(moves::to_hub::<R>).collect();
+                texts.sort();
+                texts.join(" ")
+            }
+            Err(error) => format!("error: {error}"),
+        };
+        writeln!(out, "{reply}")?;
+        out.flush()?;
+    }
     Ok(())
 }
 
