@@ -11,9 +11,12 @@
 //! result is masked with [`Geometry::PLAYABLE`]. The orthogonal 8x8 board of Turkish draughts uses
 //! all 64 bits and masks the source squares of sideways steps instead.
 //!
-//! Directions are numbered so that `3 - d` is the opposite of `d`:
-//! diagonal boards 0 = up-left, 1 = up-right, 2 = down-left, 3 = down-right;
+//! Directions: the first four are the board's own lines, numbered so that `3 - d` is the
+//! opposite of `d`: diagonal boards 0 = up-left, 1 = up-right, 2 = down-left, 3 = down-right;
 //! orthogonal boards 0 = up, 1 = left, 2 = right, 3 = down. "Up" is towards Black's side.
+//! Diagonal boards also have four orthogonal directions, 4 = up, 5 = left, 6 = right,
+//! 7 = down (`11 - d` is the opposite), each a step to the nearest square of the same colour:
+//! two rows up or down, or the next playable square along the row. Frisian captures use them.
 
 use crate::bitset::BitSet;
 use std::fmt::Debug;
@@ -34,9 +37,10 @@ pub trait Geometry: Copy + Default + Debug + Send + Sync + 'static {
     /// Bits of all playable squares.
     const PLAYABLE: Self::Bits;
     /// Signed shift of one step in each direction.
-    const SHIFT: [i32; 4];
-    /// Squares from which a step in each direction does not wrap around an edge by shifting.
-    const SOURCE: [Self::Bits; 4];
+    const SHIFT: [i32; MAX_DIRECTIONS];
+    /// Squares from which a step in each direction stays on the board (a step from elsewhere
+    /// would wrap around an edge); empty for directions the board does not have.
+    const SOURCE: [Self::Bits; MAX_DIRECTIONS];
     /// Playable squares of the top row (White's promotion row).
     const TOP_ROW: Self::Bits;
     /// Playable squares of the bottom row (Black's promotion row).
@@ -51,6 +55,9 @@ pub trait Geometry: Copy + Default + Debug + Send + Sync + 'static {
     /// The square index at (row from the top, column from the left), if that square is playable.
     fn at(row: u32, column: u32) -> Option<u32>;
 }
+
+/// Number of direction slots: four along the board's lines, four more on diagonal boards.
+pub const MAX_DIRECTIONS: usize = 8;
 
 /// Bit set type of a geometry.
 pub type BitsOf<G> = <G as Geometry>::Bits;
@@ -78,10 +85,52 @@ pub fn slide<G: Geometry>(set: G::Bits, dir: usize, free: G::Bits) -> G::Bits {
     reached
 }
 
+/// Runs `$body` once for each direction below `$count` (at most [`MAX_DIRECTIONS`]), with
+/// `$dir` bound to a literal. Written out rather than looped so that each copy sees a constant
+/// direction: its shifts become immediates and its direction-set lookups fold away, which
+/// LLVM does not always manage for a loop. Bodies cannot `continue`; they use `if` instead.
+#[macro_export]
+macro_rules! unroll_dirs {
+    ($count:expr, |$dir:ident| $body:block) => {{
+        if 0 < $count {
+            let $dir: usize = 0;
+            $body
+        }
+        if 1 < $count {
+            let $dir: usize = 1;
+            $body
+        }
+        if 2 < $count {
+            let $dir: usize = 2;
+            $body
+        }
+        if 3 < $count {
+            let $dir: usize = 3;
+            $body
+        }
+        if 4 < $count {
+            let $dir: usize = 4;
+            $body
+        }
+        if 5 < $count {
+            let $dir: usize = 5;
+            $body
+        }
+        if 6 < $count {
+            let $dir: usize = 6;
+            $body
+        }
+        if 7 < $count {
+            let $dir: usize = 7;
+            $body
+        }
+    }};
+}
+
 /// The opposite of direction `dir`.
 #[inline(always)]
 pub const fn opposite(dir: usize) -> usize {
-    3 - dir
+    if dir < 4 { 3 - dir } else { 11 - dir }
 }
 
 macro_rules! diagonal_board {
@@ -92,6 +141,21 @@ macro_rules! diagonal_board {
 
         impl $name {
             const HALF: u32 = $cols / 2;
+
+            /// Playable squares of one column.
+            const fn column_bits(column: u32) -> $bits {
+                let mut bits: $bits = 0;
+                let mut square = 0;
+                while square < $cols * $rows / 2 {
+                    let row = square / Self::HALF;
+                    let col = 2 * (square % Self::HALF) + if row % 2 == 0 { 1 } else { 0 };
+                    if col == column {
+                        bits |= 1 << (square + square / $cols);
+                    }
+                    square += 1;
+                }
+                bits
+            }
 
             const fn playable_bits(first_row: u32, last_row: u32) -> $bits {
                 let mut bits: $bits = 0;
@@ -111,13 +175,26 @@ macro_rules! diagonal_board {
             const SQUARES: u32 = $cols * $rows / 2;
             const ORTHOGONAL: bool = false;
             const PLAYABLE: $bits = Self::playable_bits(0, $rows - 1);
-            const SHIFT: [i32; 4] = [
+            const SHIFT: [i32; MAX_DIRECTIONS] = [
                 -(Self::HALF as i32 + 1),
                 -(Self::HALF as i32),
                 Self::HALF as i32,
                 Self::HALF as i32 + 1,
+                -($cols + 1),
+                -1,
+                1,
+                $cols + 1,
             ];
-            const SOURCE: [$bits; 4] = [!0; 4];
+            const SOURCE: [$bits; MAX_DIRECTIONS] = [
+                !0,
+                !0,
+                !0,
+                !0,
+                !0,
+                !Self::column_bits(0) & !Self::column_bits(1),
+                !Self::column_bits($cols - 2) & !Self::column_bits($cols - 1),
+                !0,
+            ];
             const TOP_ROW: $bits = Self::playable_bits(0, 0);
             const BOTTOM_ROW: $bits = Self::playable_bits($rows - 1, $rows - 1);
 
@@ -172,8 +249,8 @@ impl Geometry for Orthogonal8 {
     const SQUARES: u32 = 64;
     const ORTHOGONAL: bool = true;
     const PLAYABLE: u64 = !0;
-    const SHIFT: [i32; 4] = [-8, -1, 1, 8];
-    const SOURCE: [u64; 4] = [!0, !Self::FILE_A, !Self::FILE_H, !0];
+    const SHIFT: [i32; MAX_DIRECTIONS] = [-8, -1, 1, 8, 0, 0, 0, 0];
+    const SOURCE: [u64; MAX_DIRECTIONS] = [!0, !Self::FILE_A, !Self::FILE_H, !0, 0, 0, 0, 0];
     const TOP_ROW: u64 = 0xff;
     const BOTTOM_ROW: u64 = 0xff << 56;
 
@@ -197,8 +274,8 @@ impl Geometry for Orthogonal8 {
 mod tests {
     use super::*;
 
-    fn neighbours<G: Geometry>(square: u32) -> Vec<Option<u32>> {
-        (0..4)
+    fn neighbours<G: Geometry>(square: u32, directions: usize) -> Vec<Option<u32>> {
+        (0..directions)
             .map(|dir| {
                 let moved = step::<G>(G::Bits::single(G::bit(square)), dir);
                 (moved.any()).then(|| G::square(moved.lowest()))
@@ -213,13 +290,18 @@ mod tests {
         } else {
             [(-1, -1), (-1, 1), (1, -1), (1, 1)]
         };
+        let deltas: Vec<(i32, i32)> = if G::ORTHOGONAL {
+            deltas.to_vec()
+        } else {
+            [&deltas[..], &[(-2, 0), (0, -2), (0, 2), (2, 0)]].concat()
+        };
         assert_eq!(G::PLAYABLE.count(), G::SQUARES);
         for square in 0..G::SQUARES {
             let (row, column) = G::coords(square);
             assert_eq!(G::at(row, column), Some(square));
             assert_eq!(G::square(G::bit(square)), square);
             assert!(G::PLAYABLE.contains(G::bit(square)));
-            for (dir, found) in neighbours::<G>(square).into_iter().enumerate() {
+            for (dir, found) in neighbours::<G>(square, deltas.len()).into_iter().enumerate() {
                 let (dr, dc) = deltas[dir];
                 let expected = u32::try_from(row as i32 + dr)
                     .ok()

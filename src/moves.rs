@@ -62,7 +62,7 @@ impl<B: BitSet> Move<B> {
 #[derive(Clone, Debug)]
 pub struct MoveList<B> {
     moves: Vec<Move<B>>,
-    best_rank: u32,
+    best_rank: u64,
     keep_duplicates: bool,
     every_stop: bool,
 }
@@ -74,11 +74,6 @@ impl<B: BitSet> Default for MoveList<B> {
 }
 
 impl<B: BitSet> MoveList<B> {
-    /// Fewest captured pieces for which two routes can have the same effect on a board with four
-    /// directions: a two-piece capture taken in both orders would need two parallel lines through
-    /// the same piece.
-    pub const MIN_DUPLICATE_CAPTURES: u32 = 3;
-
     /// An empty list using the unique convention (duplicate capture routes merged).
     pub fn new() -> Self {
         MoveList {
@@ -121,12 +116,11 @@ impl<B: BitSet> MoveList<B> {
     }
 
     /// Adds a complete capture with its precedence rank: captures of a higher rank replace the
-    /// list, lower ones are dropped. Duplicates are merged unless the list keeps them; two
-    /// routes with the same effect need at least three captured pieces on a board with four
-    /// directions (a two-piece capture in two orders would need two parallel lines through the
-    /// same piece), so shorter captures skip the search.
+    /// list, lower ones are dropped. With `may_be_duplicate` (the capture is long enough for two
+    /// routes to have the same effect), a move already listed is not added again unless the list
+    /// keeps duplicates.
     #[inline]
-    pub fn push_capture(&mut self, mv: Move<B>, rank: u32) {
+    pub fn push_capture(&mut self, mv: Move<B>, rank: u64, may_be_duplicate: bool) {
         if rank < self.best_rank {
             return;
         }
@@ -134,10 +128,7 @@ impl<B: BitSet> MoveList<B> {
             self.moves.clear();
             self.best_rank = rank;
         }
-        if !self.keep_duplicates
-            && mv.captured.count() >= Self::MIN_DUPLICATE_CAPTURES
-            && self.moves.contains(&mv)
-        {
+        if may_be_duplicate && !self.keep_duplicates && self.moves.contains(&mv) {
             return;
         }
         self.moves.push(mv);

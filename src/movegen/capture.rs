@@ -1,21 +1,49 @@
 //! Capture sequences: a depth-first search over jumps, generic over the rule set.
 //!
-//! Owns every capture rule: men's and kings' jump directions, flying versus short kings, pieces
-//! lifted at once or at the end, the no-reversal rule, promotion in mid-capture, and the rule that
-//! a flying king must land where it can go on capturing. Precedence and de-duplication are left
-//! to the [`CaptureSink`]. Depends on `geometry`, `rules` and `moves` only.
+//! Owns every capture rule: men's and kings' jump directions (four, or eight in Frisian),
+//! flying versus short kings, pieces lifted at once or at the end, the no-reversal rule,
+//! promotion in mid-capture, men that may not take kings, kings that land right behind their
+//! victim (Thai) or stop behind a king taken last (killer), and the rule that a flying king must
+//! land where it can go on capturing. Precedence and de-duplication are left to the
+//! [`CaptureSink`]. Depends on `geometry`, `rules` and `moves` only.
 
 use crate::bitset::BitSet;
-use crate::geometry::{Geometry, opposite, slide, step};
+use crate::geometry::{Geometry, MAX_DIRECTIONS, opposite, slide, step};
 use crate::position::Bits;
-use crate::rules::{PromotionInCapture, Rules};
+use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use std::marker::PhantomData;
 
 /// No previous direction: the first jump of a sequence.
-pub const NO_DIRECTION: usize = 4;
+pub const NO_DIRECTION: usize = MAX_DIRECTIONS;
+
+/// A set of directions.
+pub type Directions = [bool; MAX_DIRECTIONS];
+
+/// One complete capture sequence, as the search reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct Capture<B> {
+    /// Bit of the origin.
+    pub from: u32,
+    /// Bit of the destination.
+    pub to: u32,
+    /// The captured pieces.
+    pub captured: B,
+    /// The moving man is crowned.
+    pub promotes: bool,
+    /// The capture is made by a piece that was a king when the move began.
+    pub by_king: bool,
+    /// Where kings came in the capture order: bit `31 - i` is set when the `i`-th piece taken
+    /// was a king (kept only for the Italian precedence rule; zero otherwise).
+    pub king_order: u32,
+}
 
 /// Receives each complete capture sequence found by [`CaptureSearch`].
 pub trait CaptureSink<B> {
+    /// True when a flying king's capture that goes straight on after a jump should be reported
+    /// once for every square where the king could have stopped between the two pieces (the
+    /// route convention of the kish crate's Turkish perft table). Normally false.
+    const EVERY_STOP: bool = false;
+
     /// The route steps onto the landing square `bit` (for sinks that record routes).
     #[inline(always)]
     fn enter(&mut self, _bit: u32) {}
@@ -24,57 +52,98 @@ pub trait CaptureSink<B> {
     #[inline(always)]
     fn leave(&mut self) {}
 
-    /// True when a flying king's capture that goes straight on after a jump should be reported
-    /// once for every square where the king could have stopped between the two pieces (the
-    /// route convention of the kish crate's Turkish perft table). Normally false.
-    const EVERY_STOP: bool = false;
-
-    /// A complete capture from bit `from` to bit `to`; the route's landing squares are those
-    /// entered and not yet left.
-    fn capture(&mut self, from: u32, to: u32, captured: B, promotes: bool);
+    /// A complete capture; the route's landing squares are those entered and not yet left.
+    fn capture(&mut self, capture: Capture<B>);
 }
 
 /// Directions in which a man of the given side may capture.
 #[inline(always)]
-pub fn man_capture_dirs<R: Rules, const WHITE: bool>() -> [bool; 4] {
-    if R::MEN_CAPTURE_BACKWARDS { [true; 4] } else { man_move_dirs::<R, WHITE>() }
+pub fn man_capture_dirs<R: Rules, const WHITE: bool>() -> Directions {
+    if R::MEN_CAPTURE_BACKWARDS {
+        let mut dirs = [false; MAX_DIRECTIONS];
+        for dir in 0..R::CAPTURE_DIRECTIONS {
+            dirs[dir] = true;
+        }
+        dirs
+    } else {
+        man_move_dirs::<R, WHITE>()
+    }
 }
 
 /// Directions in which a man of the given side may step: diagonally forward, or on an
 /// orthogonal board forward and sideways.
 #[inline(always)]
-pub fn man_move_dirs<R: Rules, const WHITE: bool>() -> [bool; 4] {
+pub fn man_move_dirs<R: Rules, const WHITE: bool>() -> Directions {
+    let mut dirs = [false; MAX_DIRECTIONS];
     if <R::Geo as Geometry>::ORTHOGONAL {
-        if WHITE { [true, true, true, false] } else { [false, true, true, true] }
+        dirs[if WHITE { 0 } else { 3 }] = true;
+        dirs[1] = true;
+        dirs[2] = true;
     } else if WHITE {
-        [true, true, false, false]
+        dirs[0] = true;
+        dirs[1] = true;
     } else {
-        [false, false, true, true]
+        dirs[2] = true;
+        dirs[3] = true;
     }
+    dirs
+}
+
+/// Every capture direction of `R`.
+#[inline(always)]
+pub fn all_dirs<R: Rules>() -> Directions {
+    let mut dirs = [false; MAX_DIRECTIONS];
+    for dir in 0..R::CAPTURE_DIRECTIONS {
+        dirs[dir] = true;
+    }
+    dirs
+}
+
+/// The opponent's pieces that a man may jump.
+#[inline(always)]
+pub fn men_targets<R: Rules>(them: Bits<R>, kings: Bits<R>) -> Bits<R> {
+    if R::MEN_CAPTURE_KINGS { them } else { them & !kings }
 }
 
 /// The search state for the captures of one side in one position.
 pub struct CaptureSearch<'a, R: Rules, S, const WHITE: bool> {
     sink: &'a mut S,
     from: u32,
+    by_king: bool,
     promotion_row: Bits<R>,
+    their_kings: Bits<R>,
     rules: PhantomData<R>,
 }
 
 /// Mutable part of the search: what can still be captured, which squares are free, what has
-/// been captured so far.
+/// been captured so far and in which order kings came.
 #[derive(Clone, Copy)]
 struct State<B> {
     capturable: B,
     empty: B,
     captured: B,
+    king_order: u32,
 }
 
 impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a, R, S, WHITE> {
-    /// A search that reports to `sink`.
-    pub fn new(sink: &'a mut S) -> Self {
+    /// A search that reports to `sink`; `their_kings` are the opponent's kings.
+    pub fn new(sink: &'a mut S, their_kings: Bits<R>) -> Self {
         let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
-        CaptureSearch { sink, from: 0, promotion_row, rules: PhantomData }
+        CaptureSearch {
+            sink,
+            from: 0,
+            by_king: false,
+            promotion_row,
+            their_kings,
+            rules: PhantomData,
+        }
+    }
+
+    fn start(&mut self, from: u32, by_king: bool, them: Bits<R>, empty: Bits<R>) -> State<Bits<R>> {
+        self.from = from;
+        self.by_king = by_king;
+        let at = Bits::<R>::single(from);
+        State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY, king_order: 0 }
     }
 
     /// Searches the captures of the man on bit `from` whose first jump goes in direction `dir`
@@ -82,23 +151,26 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     /// opponent's pieces and `empty` the empty squares (the origin is treated as empty).
     #[inline(always)]
     pub fn man_first_jump(&mut self, dir: usize, from: u32, them: Bits<R>, empty: Bits<R>) {
-        let at = Bits::<R>::single(from);
-        self.from = from;
-        let state = State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY };
-        self.man_jump(dir, at, state);
+        let state = self.start(from, false, them, empty);
+        self.man_jump(dir, Bits::<R>::single(from), state);
     }
 
     /// Searches every capture of the king on bit `from`; see [`CaptureSearch::man_first_jump`].
     pub fn king(&mut self, from: u32, them: Bits<R>, empty: Bits<R>) -> bool {
-        let at = Bits::<R>::single(from);
-        self.from = from;
-        let state = State { capturable: them, empty: empty | at, captured: Bits::<R>::EMPTY };
-        self.king_jumps(at, [true; 4], NO_DIRECTION, false, state)
+        let state = self.start(from, true, them, empty);
+        self.king_jumps(Bits::<R>::single(from), all_dirs::<R>(), NO_DIRECTION, false, state)
     }
 
     #[inline(always)]
-    fn finish(&mut self, at: Bits<R>, captured: Bits<R>, promotes: bool) {
-        self.sink.capture(self.from, at.lowest(), captured, promotes);
+    fn finish(&mut self, at: Bits<R>, state: State<Bits<R>>, promotes: bool) {
+        self.sink.capture(Capture {
+            from: self.from,
+            to: at.lowest(),
+            captured: state.captured,
+            promotes,
+            by_king: self.by_king,
+            king_order: state.king_order,
+        });
     }
 
     #[inline(always)]
@@ -113,11 +185,18 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
 
     /// The state after `victim` is jumped.
     #[inline(always)]
-    fn after_jump(state: State<Bits<R>>, victim: Bits<R>) -> State<Bits<R>> {
+    fn after_jump(&self, state: State<Bits<R>>, victim: Bits<R>) -> State<Bits<R>> {
+        let king_order =
+            if R::PRECEDENCE == CapturePrecedence::Italian && (victim & self.their_kings).any() {
+                state.king_order | (1 << (31 - state.captured.count()))
+            } else {
+                state.king_order
+            };
         State {
             capturable: state.capturable & !victim,
             empty: if R::REMOVE_CAPTURED_AT_ONCE { state.empty | victim } else { state.empty },
             captured: state.captured | victim,
+            king_order,
         }
     }
 
@@ -129,54 +208,61 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
         R::NO_REVERSAL && last != NO_DIRECTION && dir == opposite(last)
     }
 
+    /// What a man may jump in this state.
+    #[inline(always)]
+    fn man_victims(&self, state: State<Bits<R>>) -> Bits<R> {
+        men_targets::<R>(state.capturable, self.their_kings)
+    }
+
     /// True when a man on `at` has a jump: a bitboard test that spares the recursive search
     /// at the end of most sequences.
     #[inline(always)]
-    fn man_can_jump(at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
+    fn man_can_jump(&self, at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
         let dirs = man_capture_dirs::<R, WHITE>();
+        let victims = self.man_victims(state);
         let mut landings = Bits::<R>::EMPTY;
-        for dir in 0..4 {
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
             if dirs[dir] && !Self::reversal(dir, last) {
-                landings |= step::<R::Geo>(step::<R::Geo>(at, dir) & state.capturable, dir);
+                landings |= step::<R::Geo>(step::<R::Geo>(at, dir) & victims, dir);
             }
-        }
+        });
         (landings & state.empty).any()
     }
 
     fn man_jumps(&mut self, at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
         let dirs = man_capture_dirs::<R, WHITE>();
         let mut found = false;
-        for dir in 0..4 {
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
             if dirs[dir] && !Self::reversal(dir, last) {
                 found |= self.man_jump(dir, at, state);
             }
-        }
+        });
         found
     }
 
     /// The captures of a man on `at` that begin with a jump in direction `dir`.
     #[inline(always)]
     fn man_jump(&mut self, dir: usize, at: Bits<R>, state: State<Bits<R>>) -> bool {
-        let victim = step::<R::Geo>(at, dir) & state.capturable;
+        let victim = step::<R::Geo>(at, dir) & self.man_victims(state);
         let landing = step::<R::Geo>(victim, dir) & state.empty;
         if landing.is_empty() {
             return false;
         }
-        let next = Self::after_jump(state, victim);
+        let next = self.after_jump(state, victim);
         self.enter(landing);
         let crowned = (landing & self.promotion_row).any();
         match R::PROMOTION_IN_CAPTURE {
-            PromotionInCapture::EndsMove if crowned => self.finish(landing, next.captured, true),
+            PromotionInCapture::EndsMove if crowned => self.finish(landing, next, true),
             PromotionInCapture::ContinuesAsKing if crowned => {
-                if !self.king_jumps(landing, [true; 4], dir, true, next) {
-                    self.finish(landing, next.captured, true);
+                if !self.king_jumps(landing, all_dirs::<R>(), dir, true, next) {
+                    self.finish(landing, next, true);
                 }
             }
             _ => {
-                if Self::man_can_jump(landing, dir, next) {
+                if self.man_can_jump(landing, dir, next) {
                     self.man_jumps(landing, dir, next);
                 } else {
-                    self.finish(landing, next.captured, crowned);
+                    self.finish(landing, next, crowned);
                 }
             }
         }
@@ -189,91 +275,107 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     fn king_jumps(
         &mut self,
         at: Bits<R>,
-        dirs: [bool; 4],
+        dirs: Directions,
         last: usize,
         crowned: bool,
         state: State<Bits<R>>,
     ) -> bool {
         let mut found = false;
-        for dir in 0..4 {
-            if !dirs[dir] || Self::reversal(dir, last) {
-                continue;
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+            if dirs[dir] && !Self::reversal(dir, last) {
+                found |= self.king_jump(dir, at, crowned, state);
             }
-            let start =
-                if R::FLYING_KINGS { at | slide::<R::Geo>(at, dir, state.empty) } else { at };
-            let victim = step::<R::Geo>(start, dir) & state.capturable;
-            if victim.is_empty() {
-                continue;
+        });
+        found
+    }
+
+    #[inline(always)]
+    fn king_jump(&mut self, dir: usize, at: Bits<R>, crowned: bool, state: State<Bits<R>>) -> bool {
+        let start = if R::FLYING_KINGS { at | slide::<R::Geo>(at, dir, state.empty) } else { at };
+        let victim = step::<R::Geo>(start, dir) & state.capturable;
+        let first_landing = step::<R::Geo>(victim, dir) & state.empty;
+        if first_landing.is_empty() {
+            return false;
+        }
+        let next = self.after_jump(state, victim);
+        if !R::FLYING_KINGS || R::KING_LANDS_RIGHT_BEHIND {
+            // One landing square; every direction but back over the victim stays open (where
+            // pieces are lifted at once and reversals are allowed, that one too).
+            let mut onward = all_dirs::<R>();
+            if !R::REMOVE_CAPTURED_AT_ONCE || R::NO_REVERSAL {
+                onward[opposite(dir)] = false;
             }
-            let first_landing = step::<R::Geo>(victim, dir) & state.empty;
-            if first_landing.is_empty() {
-                continue;
+            self.enter(first_landing);
+            if !self.king_jumps(first_landing, onward, dir, crowned, next) {
+                self.finish(first_landing, next, crowned);
             }
-            found = true;
-            let next = Self::after_jump(state, victim);
-            if !R::FLYING_KINGS {
-                self.enter(first_landing);
-                if !self.king_jumps(first_landing, [true; 4], dir, crowned, next) {
-                    self.finish(first_landing, next.captured, crowned);
-                }
-                self.leave();
-                continue;
-            }
-            // A flying king may stop on any free square behind the victim, but must stop on one
-            // from which the capture goes on if there is such a square. From each landing square
-            // it may turn; going straight on is tried once, from the last landing square, so
-            // that routes differing only in where the king paused on a straight line are one
-            // (unless the sink asks for every stop, as kish's Turkish perft counts them).
-            let landings = first_landing | slide::<R::Geo>(first_landing, dir, next.empty);
-            let turns = perpendicular(dir);
-            let mut continued = false;
-            for bit in landings.iter() {
+            self.leave();
+            return true;
+        }
+        // A flying king may stop on any free square behind the victim, but must stop on one
+        // from which the capture goes on if there is such a square. From each landing square
+        // it may turn; going straight on is tried once, from the last landing square, so that
+        // routes differing only in where the king paused on a straight line are one route
+        // (unless the sink asks for every stop, as kish's Turkish perft counts them).
+        let landings = first_landing | slide::<R::Geo>(first_landing, dir, next.empty);
+        let mut turns = all_dirs::<R>();
+        turns[dir] = false;
+        turns[opposite(dir)] = false;
+        let mut continued = false;
+        for bit in landings.iter() {
+            let landing = Bits::<R>::single(bit);
+            let mut allowed = turns;
+            allowed[dir] = S::EVERY_STOP || (step::<R::Geo>(landing, dir) & landings).is_empty();
+            self.enter(landing);
+            continued |= self.king_jumps(landing, allowed, dir, crowned, next);
+            self.leave();
+        }
+        if !continued {
+            // Killer draughts: a king that takes a king last stops right behind it.
+            let stops = if R::KILLER && (victim & self.their_kings).any() {
+                first_landing
+            } else {
+                landings
+            };
+            for bit in stops.iter() {
                 let landing = Bits::<R>::single(bit);
-                let last_square = step::<R::Geo>(landing, dir) & landings;
-                let mut allowed = turns;
-                allowed[dir] = S::EVERY_STOP || last_square.is_empty();
                 self.enter(landing);
-                continued |= self.king_jumps(landing, allowed, dir, crowned, next);
+                self.finish(landing, next, crowned);
                 self.leave();
-            }
-            if !continued {
-                for bit in landings.iter() {
-                    let landing = Bits::<R>::single(bit);
-                    self.enter(landing);
-                    self.finish(landing, next.captured, crowned);
-                    self.leave();
-                }
             }
         }
-        found
+        true
     }
 }
 
-/// The two directions at right angles to `dir`, as an allowed-direction mask.
-#[inline(always)]
-fn perpendicular(dir: usize) -> [bool; 4] {
-    if dir == 0 || dir == 3 { [false, true, true, false] } else { [true, false, false, true] }
-}
-
 /// True when the side to move (men `men`, kings `kings`) has any capture, by bitboard tests
-/// alone. `them` are the opponent's pieces, `empty` the empty squares.
+/// alone. `them` are the opponent's pieces, `their_kings` their kings, `empty` the empty
+/// squares.
 #[inline(always)]
 pub fn any_capture<R: Rules, const WHITE: bool>(
     men: Bits<R>,
     kings: Bits<R>,
     them: Bits<R>,
+    their_kings: Bits<R>,
     empty: Bits<R>,
 ) -> bool {
     let man_dirs = man_capture_dirs::<R, WHITE>();
-    for dir in 0..4 {
-        let mut jumpers = if man_dirs[dir] { men } else { Bits::<R>::EMPTY };
-        if kings.any() {
-            jumpers |=
-                if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
+    let men_prey = men_targets::<R>(them, their_kings);
+    let mut landings = Bits::<R>::EMPTY;
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+        if man_dirs[dir] {
+            landings |= step::<R::Geo>(step::<R::Geo>(men, dir) & men_prey, dir);
         }
-        if (step::<R::Geo>(step::<R::Geo>(jumpers, dir) & them, dir) & empty).any() {
-            return true;
-        }
+    });
+    if (landings & empty).any() {
+        return true;
     }
-    false
+    if kings.any() {
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+            let jumpers =
+                if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
+            landings |= step::<R::Geo>(step::<R::Geo>(jumpers, dir) & them, dir);
+        });
+    }
+    (landings & empty).any()
 }

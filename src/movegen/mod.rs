@@ -1,29 +1,41 @@
 //! Legal move generation, generic over the rule set and compiled once per variant and side.
 //!
 //! Captures are compulsory: when the side to move has any, only captures are generated, filtered
-//! by the variant's precedence rule. [`count_moves`] counts legal moves without building them
-//! where it can (bulk counting for perft). Depends on `geometry`, `rules`, `position` and `moves`;
-//! it must not depend on notation, search or I/O.
+//! by the variant's precedence rule (a house rule can make capturing optional, see
+//! [`generate_with`]). [`count_moves`] counts legal moves without building them where it can
+//! (bulk counting for perft). Depends on `geometry`, `rules`, `position` and `moves`; it must
+//! not depend on notation, search or I/O.
 
 mod capture;
 pub mod perft;
 
-pub use capture::{CaptureSink, NO_DIRECTION};
+pub use capture::{Capture, CaptureSink, NO_DIRECTION};
 
 use crate::bitset::BitSet;
-use crate::geometry::{Geometry, slide, step};
+use crate::geometry::{Geometry, opposite, slide, step};
 use crate::moves::{Move, MoveList};
 use crate::position::{Bits, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use crate::types::Side;
-use capture::{CaptureSearch, any_capture, man_move_dirs};
+use capture::{CaptureSearch, any_capture, man_capture_dirs, man_move_dirs, men_targets};
 
 /// Fills `list` (after clearing it) with the legal moves of `position`.
 pub fn generate<R: Rules>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
+    generate_with(position, list, true);
+}
+
+/// Fills `list` (after clearing it) with the moves of `position`. With `mandatory_capture`
+/// false (a house rule of casual play) the quiet moves are legal beside the captures; a capture,
+/// once begun, is still completed and still follows the precedence rule.
+pub fn generate_with<R: Rules>(
+    position: &Position<R>,
+    list: &mut MoveList<Bits<R>>,
+    mandatory_capture: bool,
+) {
     list.clear();
     match position.side_to_move() {
-        Side::White => generate_for::<R, true>(position, list),
-        Side::Black => generate_for::<R, false>(position, list),
+        Side::White => generate_for::<R, true>(position, list, mandatory_capture),
+        Side::Black => generate_for::<R, false>(position, list, mandatory_capture),
     }
 }
 
@@ -37,8 +49,8 @@ pub fn legal_moves<R: Rules>(position: &Position<R>) -> MoveList<Bits<R>> {
 /// True when the side to move must capture.
 pub fn has_capture<R: Rules>(position: &Position<R>) -> bool {
     match position.side_to_move() {
-        Side::White => side_has_capture::<R, true>(position),
-        Side::Black => side_has_capture::<R, false>(position),
+        Side::White => Sides::<R>::of::<true>(position).any_capture::<true>(),
+        Side::Black => Sides::<R>::of::<false>(position).any_capture::<false>(),
     }
 }
 
@@ -54,38 +66,66 @@ pub fn count_moves<R: Rules>(position: &Position<R>, scratch: &mut MoveList<Bits
 /// Reports every capture route of the side to move to `sink`, without precedence filtering.
 pub fn visit_captures<R: Rules, S: CaptureSink<Bits<R>>>(position: &Position<R>, sink: &mut S) {
     match position.side_to_move() {
-        Side::White => search_captures::<R, S, true>(position, sink),
-        Side::Black => search_captures::<R, S, false>(position, sink),
+        Side::White => search_captures::<R, S, true>(&Sides::<R>::of::<true>(position), sink),
+        Side::Black => search_captures::<R, S, false>(&Sides::<R>::of::<false>(position), sink),
     }
 }
 
 /// The precedence rank of a capture under `R`: among available captures only those of the
-/// highest rank are legal.
+/// highest rank are legal. `kings` are all kings on the board before the move.
 #[inline(always)]
-pub fn capture_rank<R: Rules>(captured: Bits<R>, kings: Bits<R>) -> u32 {
+pub fn capture_rank<R: Rules>(capture: &Capture<Bits<R>>, kings: Bits<R>) -> u64 {
+    let pieces = u64::from(capture.captured.count());
+    let kings_taken = u64::from((capture.captured & kings).count());
+    let by_king = u64::from(capture.by_king);
     match R::PRECEDENCE {
         CapturePrecedence::Free => 0,
-        CapturePrecedence::MostPieces => captured.count(),
-        CapturePrecedence::MostPiecesThenKings => {
-            captured.count() * 256 + (captured & kings).count()
+        CapturePrecedence::MostPieces => pieces,
+        CapturePrecedence::MostPiecesThenKings => pieces << 8 | kings_taken,
+        CapturePrecedence::KingFirst => by_king,
+        // FID 6.6-6.9: quantity, then the capturing piece, then quality, then order.
+        CapturePrecedence::Italian => {
+            pieces << 48 | by_king << 40 | kings_taken << 32 | u64::from(capture.king_order)
+        }
+        // A king is worth 1.999 men: n kings beat 2n - 1 men and lose to 2n. Ties: by a king.
+        CapturePrecedence::HighestValue => {
+            ((pieces - kings_taken) * 1000 + kings_taken * 1999) << 1 | by_king
         }
     }
 }
 
-#[inline(always)]
-fn parts<R: Rules, const WHITE: bool>(
-    position: &Position<R>,
-) -> (Bits<R>, Bits<R>, Bits<R>, Bits<R>) {
-    let (us, them) = if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
-    let ours = position.pieces(us);
-    let kings = ours & position.kings();
-    (ours & !kings, kings, position.pieces(them), position.empty())
+/// The side to move's men and kings, the opponent's pieces and kings, and the empty squares.
+struct Sides<R: Rules> {
+    men: Bits<R>,
+    kings: Bits<R>,
+    them: Bits<R>,
+    their_kings: Bits<R>,
+    empty: Bits<R>,
+    all_kings: Bits<R>,
 }
 
-#[inline(always)]
-fn side_has_capture<R: Rules, const WHITE: bool>(position: &Position<R>) -> bool {
-    let (men, kings, them, empty) = parts::<R, WHITE>(position);
-    any_capture::<R, WHITE>(men, kings, them, empty)
+impl<R: Rules> Sides<R> {
+    #[inline(always)]
+    fn of<const WHITE: bool>(position: &Position<R>) -> Self {
+        let (us, them) =
+            if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
+        let ours = position.pieces(us);
+        let theirs = position.pieces(them);
+        let all_kings = position.kings();
+        Sides {
+            men: ours & !all_kings,
+            kings: ours & all_kings,
+            them: theirs,
+            their_kings: theirs & all_kings,
+            empty: position.empty(),
+            all_kings,
+        }
+    }
+
+    #[inline(always)]
+    fn any_capture<const WHITE: bool>(&self) -> bool {
+        any_capture::<R, WHITE>(self.men, self.kings, self.them, self.their_kings, self.empty)
+    }
 }
 
 /// Adds captures to a move list under the variant's precedence rule. `STOPS` selects the kish
@@ -99,9 +139,11 @@ impl<R: Rules, const STOPS: bool> CaptureSink<Bits<R>> for ListSink<'_, R, STOPS
     const EVERY_STOP: bool = STOPS;
 
     #[inline(always)]
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
-        let rank = capture_rank::<R>(captured, self.kings);
-        self.list.push_capture(Move::new(from, to, captured, promotes), rank);
+    fn capture(&mut self, capture: Capture<Bits<R>>) {
+        let rank = capture_rank::<R>(&capture, self.kings);
+        let mv = Move::new(capture.from, capture.to, capture.captured, capture.promotes);
+        let check = capture.captured.count() >= R::MIN_DUPLICATE_CAPTURES;
+        self.list.push_capture(mv, rank, check);
     }
 }
 
@@ -110,14 +152,14 @@ impl<R: Rules, const STOPS: bool> CaptureSink<Bits<R>> for ListSink<'_, R, STOPS
 struct CountSink<'a, R: Rules> {
     long: &'a mut MoveList<Bits<R>>,
     kings: Bits<R>,
-    best_rank: u32,
+    best_rank: u64,
     count: u64,
 }
 
 impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
     #[inline(always)]
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
-        let rank = capture_rank::<R>(captured, self.kings);
+    fn capture(&mut self, capture: Capture<Bits<R>>) {
+        let rank = capture_rank::<R>(&capture, self.kings);
         if rank < self.best_rank {
             return;
         }
@@ -126,9 +168,10 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
             self.count = 0;
             self.long.clear();
         }
-        if captured.count() >= MoveList::<Bits<R>>::MIN_DUPLICATE_CAPTURES {
+        if capture.captured.count() >= R::MIN_DUPLICATE_CAPTURES {
             let before = self.long.len();
-            self.long.push_capture(Move::new(from, to, captured, promotes), 0);
+            let mv = Move::new(capture.from, capture.to, capture.captured, capture.promotes);
+            self.long.push_capture(mv, 0, true);
             if self.long.len() == before {
                 return;
             }
@@ -139,120 +182,124 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
 
 /// Counts the captures in bulk when every one of them is a single jump by a man: then each
 /// (man, direction) pair with a landing square is one move, whatever the precedence rule that
-/// ranks by the number of pieces. Returns `None` (search needed) when a side has kings, when
-/// the rules rank captures by more than their length, when a man crowned in mid-capture would
-/// go on as a king, or when some landing square allows a further jump.
+/// ranks them alike. Returns `None` (search needed) when the side has kings, when the rules
+/// could rank single jumps differently, when a man crowned in mid-capture would go on as a
+/// king, or when some landing square allows a further jump.
 ///
 /// A further jump from a landing square never involves the piece just taken nor the square just
 /// left: both lie in the reverse direction, which a further jump cannot take. So it can be
 /// tested against the position's own sets.
 #[inline(always)]
-fn count_single_jumps<R: Rules, const WHITE: bool>(
-    men: Bits<R>,
-    kings: Bits<R>,
-    them: Bits<R>,
-    empty: Bits<R>,
-) -> Option<u64> {
-    let simple_rank =
-        matches!(R::PRECEDENCE, CapturePrecedence::Free | CapturePrecedence::MostPieces);
+fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u64> {
+    // Men taking one piece each rank alike unless the rank looks at which piece is taken.
+    let alike = match R::PRECEDENCE {
+        CapturePrecedence::Free
+        | CapturePrecedence::MostPieces
+        | CapturePrecedence::KingFirst
+        | CapturePrecedence::Italian => true,
+        CapturePrecedence::MostPiecesThenKings | CapturePrecedence::HighestValue => false,
+    };
     let king_continues = R::PROMOTION_IN_CAPTURE == PromotionInCapture::ContinuesAsKing;
-    if kings.any() || !simple_rank || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
+    if sides.kings.any() || !alike || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
         return None;
     }
-    let man_dirs = capture::man_capture_dirs::<R, WHITE>();
+    let prey = men_targets::<R>(sides.them, sides.their_kings);
+    let man_dirs = man_capture_dirs::<R, WHITE>();
     let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
     let ends_on_crowning = R::PROMOTION_IN_CAPTURE == PromotionInCapture::EndsMove;
     // Squares from which a man could jump in each direction.
-    let mut jump_from = [Bits::<R>::EMPTY; 4];
-    for dir in 0..4 {
+    let mut jump_from = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let back = crate::geometry::opposite(dir);
-            jump_from[dir] = step::<R::Geo>(step::<R::Geo>(empty, back) & them, back);
+            let back = opposite(dir);
+            jump_from[dir] = step::<R::Geo>(step::<R::Geo>(sides.empty, back) & prey, back);
         }
-    }
+    });
     let mut count = 0;
-    for dir in 0..4 {
-        if !man_dirs[dir] {
-            continue;
-        }
-        let landings = step::<R::Geo>(step::<R::Geo>(men, dir) & them, dir) & empty;
-        let mut onward = Bits::<R>::EMPTY;
-        for next in 0..4 {
-            if next != crate::geometry::opposite(dir) {
-                onward |= jump_from[next];
+    let mut continuing = Bits::<R>::EMPTY;
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+        if man_dirs[dir] {
+            let landings = step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
+            let mut onward = Bits::<R>::EMPTY;
+            for next in 0..R::CAPTURE_DIRECTIONS {
+                if next != opposite(dir) {
+                    onward |= jump_from[next];
+                }
             }
+            continuing |= landings & onward;
+            count += u64::from(landings.count());
         }
-        let mut continuing = landings & onward;
-        if ends_on_crowning {
-            continuing &= !promotion_row;
-        }
-        if continuing.any() {
-            return None;
-        }
-        count += u64::from(landings.count());
+    });
+    if ends_on_crowning {
+        continuing &= !promotion_row;
     }
-    Some(count)
+    if continuing.any() { None } else { Some(count) }
 }
 
 fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
-    position: &Position<R>,
+    sides: &Sides<R>,
     sink: &mut S,
 ) {
-    let (men, kings, them, empty) = parts::<R, WHITE>(position);
     // Only men with a first jump start a search, direction by direction: found by shifting the
     // sets, not square by square.
-    let man_dirs = capture::man_capture_dirs::<R, WHITE>();
-    let mut search = CaptureSearch::<R, S, WHITE>::new(sink);
-    for dir in 0..4 {
+    let man_dirs = man_capture_dirs::<R, WHITE>();
+    let prey = men_targets::<R>(sides.them, sides.their_kings);
+    let mut search = CaptureSearch::<R, S, WHITE>::new(sink, sides.their_kings);
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let back = crate::geometry::opposite(dir);
-            let landings = step::<R::Geo>(step::<R::Geo>(men, dir) & them, dir) & empty;
+            let back = opposite(dir);
+            let landings = step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
             for bit in step::<R::Geo>(step::<R::Geo>(landings, back), back).iter() {
-                search.man_first_jump(dir, bit, them, empty);
+                search.man_first_jump(dir, bit, sides.them, sides.empty);
             }
         }
-    }
-    for bit in kings.iter() {
-        search.king(bit, them, empty);
+    });
+    for bit in sides.kings.iter() {
+        search.king(bit, sides.them, sides.empty);
     }
 }
 
-fn generate_for<R: Rules, const WHITE: bool>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
-    let (men, kings, them, empty) = parts::<R, WHITE>(position);
-    if any_capture::<R, WHITE>(men, kings, them, empty) {
-        let kings = position.kings();
+fn generate_for<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+    list: &mut MoveList<Bits<R>>,
+    mandatory_capture: bool,
+) {
+    let sides = Sides::<R>::of::<WHITE>(position);
+    if sides.any_capture::<WHITE>() {
+        let kings = sides.all_kings;
         if list.counts_every_stop() {
-            search_captures::<R, _, WHITE>(position, &mut ListSink::<R, true> { list, kings });
+            search_captures::<R, _, WHITE>(&sides, &mut ListSink::<R, true> { list, kings });
         } else {
-            search_captures::<R, _, WHITE>(position, &mut ListSink::<R, false> { list, kings });
+            search_captures::<R, _, WHITE>(&sides, &mut ListSink::<R, false> { list, kings });
         }
-        return;
+        if mandatory_capture {
+            return;
+        }
     }
     let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
     let dirs = man_move_dirs::<R, WHITE>();
-    for dir in 0..4 {
-        if !dirs[dir] {
-            continue;
+    crate::unroll_dirs!(4, |dir| {
+        if dirs[dir] {
+            let back = opposite(dir);
+            for to in (step::<R::Geo>(sides.men, dir) & sides.empty).iter() {
+                let from = step::<R::Geo>(Bits::<R>::single(to), back).lowest();
+                let promotes = promotion_row.contains(to);
+                list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, promotes));
+            }
         }
-        let back = crate::geometry::opposite(dir);
-        for to in (step::<R::Geo>(men, dir) & empty).iter() {
-            let from = step::<R::Geo>(Bits::<R>::single(to), back).lowest();
-            let promotes = promotion_row.contains(to);
-            list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, promotes));
-        }
-    }
-    for from in kings.iter() {
+    });
+    for from in sides.kings.iter() {
         let king = Bits::<R>::single(from);
-        for dir in 0..4 {
+        crate::unroll_dirs!(4, |dir| {
             let targets = if R::FLYING_KINGS {
-                slide::<R::Geo>(king, dir, empty)
+                slide::<R::Geo>(king, dir, sides.empty)
             } else {
-                step::<R::Geo>(king, dir) & empty
+                step::<R::Geo>(king, dir) & sides.empty
             };
             for to in targets.iter() {
                 list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, false));
             }
-        }
+        });
     }
 }
 
@@ -261,35 +308,37 @@ fn count_for<R: Rules, const WHITE: bool>(
     position: &Position<R>,
     scratch: &mut MoveList<Bits<R>>,
 ) -> u64 {
-    let (men, kings, them, empty) = parts::<R, WHITE>(position);
-    if any_capture::<R, WHITE>(men, kings, them, empty) {
+    let sides = Sides::<R>::of::<WHITE>(position);
+    if sides.any_capture::<WHITE>() {
         if scratch.counts_every_stop() {
             scratch.clear();
-            generate_for::<R, WHITE>(position, scratch);
+            generate_for::<R, WHITE>(position, scratch, true);
             return scratch.len() as u64;
         }
-        if let Some(count) = count_single_jumps::<R, WHITE>(men, kings, them, empty) {
+        if let Some(count) = count_single_jumps::<R, WHITE>(&sides) {
             return count;
         }
         scratch.clear();
         let mut sink =
-            CountSink::<R> { long: scratch, kings: position.kings(), best_rank: 0, count: 0 };
-        search_captures::<R, _, WHITE>(position, &mut sink);
+            CountSink::<R> { long: scratch, kings: sides.all_kings, best_rank: 0, count: 0 };
+        search_captures::<R, _, WHITE>(&sides, &mut sink);
         return sink.count;
     }
     let dirs = man_move_dirs::<R, WHITE>();
     let mut count = 0;
-    for dir in 0..4 {
+    crate::unroll_dirs!(4, |dir| {
         if dirs[dir] {
-            count += (step::<R::Geo>(men, dir) & empty).count();
+            count += (step::<R::Geo>(sides.men, dir) & sides.empty).count();
         }
-        if kings.any() {
+    });
+    if sides.kings.any() {
+        crate::unroll_dirs!(4, |dir| {
             count += if R::FLYING_KINGS {
-                slide::<R::Geo>(kings, dir, empty).count()
+                slide::<R::Geo>(sides.kings, dir, sides.empty).count()
             } else {
-                (step::<R::Geo>(kings, dir) & empty).count()
+                (step::<R::Geo>(sides.kings, dir) & sides.empty).count()
             };
-        }
+        });
     }
     u64::from(count)
 }

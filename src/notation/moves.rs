@@ -4,7 +4,7 @@
 
 use super::{NotationError, squares};
 use crate::bitset::BitSet;
-use crate::movegen::{self, CaptureSink, capture_rank};
+use crate::movegen::{self, Capture, CaptureSink, capture_rank};
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Numbering, Rules};
 
@@ -18,7 +18,7 @@ pub struct Route<R: Rules> {
 }
 
 struct RouteSink<R: Rules> {
-    routes: Vec<(Route<R>, u32)>,
+    routes: Vec<(Route<R>, u64)>,
     kings: Bits<R>,
     path: Vec<u8>,
 }
@@ -32,9 +32,9 @@ impl<R: Rules> CaptureSink<Bits<R>> for RouteSink<R> {
         self.path.pop();
     }
 
-    fn capture(&mut self, from: u32, to: u32, captured: Bits<R>, promotes: bool) {
-        let rank = capture_rank::<R>(captured, self.kings);
-        let mv = MoveOf::<R>::new(from, to, captured, promotes);
+    fn capture(&mut self, capture: Capture<Bits<R>>) {
+        let rank = capture_rank::<R>(&capture, self.kings);
+        let mv = MoveOf::<R>::new(capture.from, capture.to, capture.captured, capture.promotes);
         self.routes.push((Route { mv, path: self.path.clone() }, rank));
     }
 }

@@ -23,5 +23,4 @@ impl Rules for Brazilian {
     const NUMBERING: Numbering = Numbering::TopLeft;
     const ALGEBRAIC: bool = true;
     const HUB_NUMBERING: Numbering = Numbering::BottomLeft;
-    const HUB_TURNED: bool = false;
 }

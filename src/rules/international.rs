@@ -25,5 +25,4 @@ impl Rules for International {
     const NUMBERING: Numbering = Numbering::TopLeft; // 2.6: 1 = b10 ... 50 = i1
     const ALGEBRAIC: bool = false;
     const HUB_NUMBERING: Numbering = Numbering::TopLeft;
-    const HUB_TURNED: bool = false;
 }

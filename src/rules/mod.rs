@@ -47,6 +47,25 @@ pub enum CapturePrecedence {
     MostPieces,
     /// Most pieces, then most kings among those (Spanish, Portuguese).
     MostPiecesThenKings,
+    /// A capture by a king must be preferred to one by a man; otherwise free (Czech).
+    KingFirst,
+    /// FID order: most pieces; then a capture by a king; then most kings; then the capture that
+    /// meets a king earliest (Italian).
+    Italian,
+    /// Highest value, a king counting just under two men; if equal, a capture by a king
+    /// (Frisian).
+    HighestValue,
+}
+
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Take or block every enemy piece: a side without a legal move loses.
+    Normal,
+    /// The losing form: a side without a legal move wins (antidraughts, giveaway checkers).
+    Losing,
+    /// The first side to crown a king wins (breakthrough).
+    Breakthrough,
 }
 
 /// How squares are numbered in PDN numeric notation, over the board as the players see it.
@@ -97,7 +116,22 @@ pub trait Rules: Copy + Clone + Default + Debug + Send + Sync + 'static {
     const HUB_NUMBERING: Numbering;
     /// pydraughts' Hub position string lists this variant's squares turned 180 degrees with
     /// the colours swapped (English, where Black moves first).
-    const HUB_TURNED: bool;
+    const HUB_TURNED: bool = false;
+    /// Directions of capture: 4 along the board's lines, 8 for Frisian (diagonal and
+    /// orthogonal).
+    const CAPTURE_DIRECTIONS: usize = 4;
+    /// Men may capture kings (not in Italian).
+    const MEN_CAPTURE_KINGS: bool = true;
+    /// A capturing king lands on the square right behind the piece it takes (Thai).
+    const KING_LANDS_RIGHT_BEHIND: bool = false;
+    /// A king whose last captured piece is a king stops right behind it (killer draughts).
+    const KILLER: bool = false;
+    /// Fewest captured pieces for which two routes can have the same effect: 3 with four
+    /// directions (a two-piece capture taken in both orders would need two parallel lines through
+    /// the same piece), 2 with eight.
+    const MIN_DUPLICATE_CAPTURES: u32 = 3;
+    /// How the game is won.
+    const GOAL: Goal = Goal::Normal;
 }
 
 macro_rules! variants {

@@ -24,5 +24,4 @@ impl Rules for Russian {
     const NUMBERING: Numbering = Numbering::TopLeft;
     const ALGEBRAIC: bool = true;
     const HUB_NUMBERING: Numbering = Numbering::BottomLeft;
-    const HUB_TURNED: bool = false;
 }

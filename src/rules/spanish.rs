@@ -24,5 +24,4 @@ impl Rules for Spanish {
     const NUMBERING: Numbering = Numbering::BottomRight; // 1 = h1, right to left, upwards
     const ALGEBRAIC: bool = false;
     const HUB_NUMBERING: Numbering = Numbering::BottomRight;
-    const HUB_TURNED: bool = false;
 }

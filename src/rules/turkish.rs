@@ -29,5 +29,4 @@ impl Rules for Turkish {
     const NUMBERING: Numbering = Numbering::TopLeft; // pydraughts: 1 = a8 ... 64 = h1
     const ALGEBRAIC: bool = true;
     const HUB_NUMBERING: Numbering = Numbering::BottomLeft; // a1 = 1 ... h8 = 64
-    const HUB_TURNED: bool = false;
 }
