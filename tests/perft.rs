@@ -6,7 +6,8 @@
 
 use damas::movegen::perft::{Convention, perft_threads};
 use damas::notation::fen;
-use damas::rules::{Rules, Variant};
+use damas::rules::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Thai, Variant};
+use damas::types::Side;
 use damas::with_variant;
 
 /// Lines with at most this many leaves run in the default (debug) test run.
@@ -20,8 +21,8 @@ struct Case {
     expected: u64,
 }
 
-fn cases(variant: Variant) -> Vec<Case> {
-    let path = format!("{}/tests/data/{}.perft", env!("CARGO_MANIFEST_DIR"), variant.name());
+fn cases(file: &str) -> Vec<Case> {
+    let path = format!("{}/tests/data/{file}.perft", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let (mut id, mut fen) = (String::new(), String::new());
     let mut cases = Vec::new();
@@ -53,8 +54,12 @@ fn cases(variant: Variant) -> Vec<Case> {
 }
 
 fn check<R: Rules>(low: u64, high: u64) -> usize {
+    check_file::<R>(R::VARIANT.name(), low, high)
+}
+
+fn check_file<R: Rules>(file: &str, low: u64, high: u64) -> usize {
     let mut checked = 0;
-    for case in cases(R::VARIANT).iter().filter(|c| c.expected > low && c.expected <= high) {
+    for case in cases(file).iter().filter(|c| c.expected > low && c.expected <= high) {
         let position = fen::parse::<R>(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         let threads = if case.expected > QUICK_BUDGET { 2 } else { 1 };
         let got = perft_threads(&position, case.depth, case.convention, threads);
@@ -99,3 +104,48 @@ perft_suite!(brazilian_quick, brazilian_deep, Variant::Brazilian);
 perft_suite!(russian_quick, russian_deep, Variant::Russian);
 perft_suite!(spanish_quick, spanish_deep, Variant::Spanish);
 perft_suite!(turkish_quick, turkish_deep, Variant::Turkish);
+perft_suite!(italian_quick, italian_deep, Variant::Italian);
+perft_suite!(portuguese_quick, portuguese_deep, Variant::Portuguese);
+perft_suite!(czech_quick, czech_deep, Variant::Czech);
+perft_suite!(pool_quick, pool_deep, Variant::Pool);
+perft_suite!(thai_quick, thai_deep, Variant::Thai);
+perft_suite!(canadian_quick, canadian_deep, Variant::Canadian);
+perft_suite!(frisian_quick, frisian_deep, Variant::Frisian);
+perft_suite!(frysk_quick, frysk_deep, Variant::Frysk);
+perft_suite!(killer_quick, killer_deep, Variant::Killer);
+perft_suite!(antidraughts_quick, antidraughts_deep, Variant::Antidraughts);
+perft_suite!(breakthrough_quick, breakthrough_deep, Variant::Breakthrough);
+perft_suite!(english_losing_quick, english_losing_deep, Variant::EnglishLosing);
+
+/// Thai rules on the 12-men English start, the position DCTL publishes Thai numbers for.
+#[derive(Clone, Copy, Debug, Default)]
+struct ThaiOnTwelve;
+
+impl Rules for ThaiOnTwelve {
+    type Geo = <Thai as Rules>::Geo;
+    const VARIANT: Variant = Variant::Thai;
+    const FIRST_TO_MOVE: Side = Thai::FIRST_TO_MOVE;
+    const START_ROWS: (u32, u32) = (0, 3);
+    const MEN_CAPTURE_BACKWARDS: bool = Thai::MEN_CAPTURE_BACKWARDS;
+    const FLYING_KINGS: bool = Thai::FLYING_KINGS;
+    const KING_LANDS_RIGHT_BEHIND: bool = Thai::KING_LANDS_RIGHT_BEHIND;
+    const PROMOTION_IN_CAPTURE: PromotionInCapture = Thai::PROMOTION_IN_CAPTURE;
+    const REMOVE_CAPTURED_AT_ONCE: bool = Thai::REMOVE_CAPTURED_AT_ONCE;
+    const NO_REVERSAL: bool = Thai::NO_REVERSAL;
+    const PRECEDENCE: CapturePrecedence = Thai::PRECEDENCE;
+    const MIRRORED: bool = Thai::MIRRORED;
+    const NUMBERING: Numbering = Thai::NUMBERING;
+    const ALGEBRAIC: bool = Thai::ALGEBRAIC;
+    const HUB_NUMBERING: Numbering = Thai::HUB_NUMBERING;
+}
+
+#[test]
+fn thai_on_twelve_quick() {
+    assert!(check_file::<ThaiOnTwelve>("thai-twelve", 0, QUICK_BUDGET) > 0);
+}
+
+#[test]
+#[ignore = "deep perft: run in release mode (.ci/run does)"]
+fn thai_on_twelve_deep() {
+    check_file::<ThaiOnTwelve>("thai-twelve", QUICK_BUDGET, deep_limit());
+}

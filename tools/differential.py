@@ -90,7 +90,10 @@ class Damas:
 
     def close(self):
         for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            pipe.close()
+            try:
+                pipe.close()
+            except BrokenPipeError:  # damas is already gone
+                pass
         self.proc.wait()
 
 

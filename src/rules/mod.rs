@@ -8,17 +8,31 @@
 //! Depends on `geometry` and `types` only; it must not know about positions or move lists.
 
 mod brazilian;
+mod canadian;
+mod czech;
+mod derived;
 mod english;
+mod frisian;
 mod international;
+mod italian;
+mod pool;
 mod russian;
 mod spanish;
+mod thai;
 mod turkish;
 
 pub use brazilian::Brazilian;
+pub use canadian::Canadian;
+pub use czech::Czech;
+pub use derived::{Antidraughts, Breakthrough, EnglishLosing, Frysk, Killer, Portuguese};
 pub use english::English;
+pub use frisian::Frisian;
 pub use international::International;
+pub use italian::Italian;
+pub use pool::Pool;
 pub use russian::Russian;
 pub use spanish::Spanish;
+pub use thai::Thai;
 pub use turkish::Turkish;
 
 use crate::geometry::Geometry;
@@ -187,6 +201,54 @@ macro_rules! with_variant {
                 type $r = $crate::rules::Turkish;
                 $body
             }
+            $crate::rules::Variant::Italian => {
+                type $r = $crate::rules::Italian;
+                $body
+            }
+            $crate::rules::Variant::Portuguese => {
+                type $r = $crate::rules::Portuguese;
+                $body
+            }
+            $crate::rules::Variant::Czech => {
+                type $r = $crate::rules::Czech;
+                $body
+            }
+            $crate::rules::Variant::Pool => {
+                type $r = $crate::rules::Pool;
+                $body
+            }
+            $crate::rules::Variant::Thai => {
+                type $r = $crate::rules::Thai;
+                $body
+            }
+            $crate::rules::Variant::Canadian => {
+                type $r = $crate::rules::Canadian;
+                $body
+            }
+            $crate::rules::Variant::Frisian => {
+                type $r = $crate::rules::Frisian;
+                $body
+            }
+            $crate::rules::Variant::Frysk => {
+                type $r = $crate::rules::Frysk;
+                $body
+            }
+            $crate::rules::Variant::Killer => {
+                type $r = $crate::rules::Killer;
+                $body
+            }
+            $crate::rules::Variant::Antidraughts => {
+                type $r = $crate::rules::Antidraughts;
+                $body
+            }
+            $crate::rules::Variant::Breakthrough => {
+                type $r = $crate::rules::Breakthrough;
+                $body
+            }
+            $crate::rules::Variant::EnglishLosing => {
+                type $r = $crate::rules::EnglishLosing;
+                $body
+            }
         }
     };
 }
@@ -198,6 +260,18 @@ variants! {
     Russian, "russian", "Russian draughts (shashki).";
     Spanish, "spanish", "Spanish draughts (flying kings, men capture forward only).";
     Turkish, "turkish", "Turkish draughts (dama, orthogonal, 64 squares).";
+    Italian, "italian", "Italian draughts (FID: men may not take kings, four-step precedence).";
+    Portuguese, "portuguese", "Portuguese draughts (played as Spanish).";
+    Czech, "czech", "Czech draughts (a king must capture in preference to a man).";
+    Pool, "pool", "American pool checkers (Black first, flying kings, men capture backwards).";
+    Thai, "thai", "Thai draughts (mak-hot: 8 men each, kings land right behind their victim).";
+    Canadian, "canadian", "Canadian draughts (international rules on 12x12).";
+    Frisian, "frisian", "Frisian draughts (diagonal and orthogonal captures, value precedence).";
+    Frysk, "frysk", "frysk! (Frisian rules, five men each on the back row).";
+    Killer, "killer", "Killer draughts (international; a king taking a king last stops behind it).";
+    Antidraughts, "antidraughts", "Antidraughts (international moves; no move left wins).";
+    Breakthrough, "breakthrough", "Breakthrough (international moves; the first king wins).";
+    EnglishLosing, "english-losing", "Giveaway checkers (English moves; no move left wins).";
 }
 
 impl fmt::Display for Variant {
@@ -227,11 +301,25 @@ impl FromStr for Variant {
         let lower = text.trim().to_ascii_lowercase();
         let variant = match lower.as_str() {
             "english" | "american" | "checkers" | "21" => Variant::English,
-            "international" | "standard" | "normal" | "intl" | "20" => Variant::International,
+            "international" | "standard" | "normal" | "intl" | "20" | "from position" => {
+                Variant::International
+            }
             "brazilian" | "26" => Variant::Brazilian,
             "russian" | "shashki" | "25" => Variant::Russian,
             "spanish" | "24" => Variant::Spanish,
             "turkish" | "dama" | "30" => Variant::Turkish,
+            "italian" | "22" => Variant::Italian,
+            "portuguese" | "28" => Variant::Portuguese,
+            "czech" | "29" => Variant::Czech,
+            "pool" | "american-pool" | "23" => Variant::Pool,
+            "thai" | "mak-hot" | "makhos" | "31" => Variant::Thai,
+            "canadian" | "27" => Variant::Canadian,
+            "frisian" | "40" => Variant::Frisian,
+            "frysk" | "frysk!" => Variant::Frysk,
+            "killer" => Variant::Killer,
+            "antidraughts" | "losing" => Variant::Antidraughts,
+            "breakthrough" | "bt" => Variant::Breakthrough,
+            "english-losing" | "giveaway" | "suicide" => Variant::EnglishLosing,
             _ => return Err(UnknownVariant(text.to_string())),
         };
         Ok(variant)
