@@ -20,6 +20,7 @@
 
 pub mod bitset;
 pub mod cli;
+pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
