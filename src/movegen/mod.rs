@@ -181,26 +181,23 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
 }
 
 /// Counts the captures in bulk when every one of them is a single jump by a man: then each
-/// (man, direction) pair with a landing square is one move, whatever the precedence rule that
-/// ranks them alike. Returns `None` (search needed) when the side has kings, when the rules
-/// could rank single jumps differently, when a man crowned in mid-capture would go on as a
-/// king, or when some landing square allows a further jump.
+/// (man, direction) pair with a landing square is one move. Where the precedence rule weighs
+/// the piece taken (Spanish quality, Frisian value), taking a king outranks taking a man, so
+/// only the king captures count if there are any. Returns `None` (search needed) when the side
+/// has kings, when a man crowned in mid-capture would go on as a king, or when some landing
+/// square allows a further jump.
 ///
 /// A further jump from a landing square never involves the piece just taken nor the square just
 /// left: both lie in the reverse direction, which a further jump cannot take. So it can be
 /// tested against the position's own sets.
 #[inline(always)]
 fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u64> {
-    // Men taking one piece each rank alike unless the rank looks at which piece is taken.
-    let alike = match R::PRECEDENCE {
-        CapturePrecedence::Free
-        | CapturePrecedence::MostPieces
-        | CapturePrecedence::KingFirst
-        | CapturePrecedence::Italian => true,
-        CapturePrecedence::MostPiecesThenKings | CapturePrecedence::HighestValue => false,
-    };
+    let weighs_victims = matches!(
+        R::PRECEDENCE,
+        CapturePrecedence::MostPiecesThenKings | CapturePrecedence::HighestValue
+    );
     let king_continues = R::PROMOTION_IN_CAPTURE == PromotionInCapture::ContinuesAsKing;
-    if sides.kings.any() || !alike || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
+    if sides.kings.any() || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
         return None;
     }
     let prey = men_targets::<R>(sides.them, sides.their_kings);
@@ -215,11 +212,13 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u
             jump_from[dir] = step::<R::Geo>(step::<R::Geo>(sides.empty, back) & prey, back);
         }
     });
-    let mut count = 0;
+    let mut all = 0;
+    let mut of_kings = 0;
     let mut continuing = Bits::<R>::EMPTY;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let landings = step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
+            let victims = step::<R::Geo>(sides.men, dir) & prey;
+            let landings = step::<R::Geo>(victims, dir) & sides.empty;
             let mut onward = Bits::<R>::EMPTY;
             for next in 0..R::CAPTURE_DIRECTIONS {
                 if next != opposite(dir) {
@@ -227,13 +226,23 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u
                 }
             }
             continuing |= landings & onward;
-            count += u64::from(landings.count());
+            all += u64::from(landings.count());
+            if weighs_victims {
+                let king_landings = step::<R::Geo>(victims & sides.their_kings, dir) & landings;
+                of_kings += u64::from(king_landings.count());
+            }
         }
     });
     if ends_on_crowning {
         continuing &= !promotion_row;
     }
-    if continuing.any() { None } else { Some(count) }
+    if continuing.any() {
+        None
+    } else if of_kings > 0 {
+        Some(of_kings)
+    } else {
+        Some(all)
+    }
 }
 
 fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
