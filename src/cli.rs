@@ -5,6 +5,7 @@
 
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{Convention, divide, perft_threads};
+use crate::notation::squares::SquareStyle;
 use crate::notation::{diagram, fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -24,7 +25,9 @@ pub struct Cli {
 /// Position arguments shared by several commands.
 #[derive(Debug, clap::Args)]
 pub struct PositionArgs {
-    /// Rule set: english (default), international, brazilian, russian, spanish, turkish.
+    /// Rule set (see `damas variants`): english (default), international, brazilian, russian,
+    /// spanish, turkish, italian, portuguese, czech, pool, thai, canadian, frisian, frysk,
+    /// killer, antidraughts, breakthrough, english-losing.
     #[arg(long, short = 'v', default_value = "english")]
     pub variant: String,
     /// Position as a PDN FEN, e.g. "W:W31-50:B1-20" (default: the start position).
@@ -64,17 +67,25 @@ pub enum Command {
         /// The position.
         #[command(flatten)]
         position: PositionArgs,
+        /// How to write squares: standard (the variant's PDN convention), numeric or algebraic.
+        #[arg(long, default_value = "standard", value_parser = ["standard", "numeric", "algebraic"])]
+        squares: String,
         /// Read one FEN per line from stdin and print, for each, its legal moves in Hub form,
         /// sorted and space-separated, on one line (or `error: ...`): for testing against
         /// other move generators.
         #[arg(long)]
         batch: bool,
     },
+    /// Lists the rule sets with their names and aliases.
+    Variants,
     /// Draws the board.
     Show {
         /// The position.
         #[command(flatten)]
         position: PositionArgs,
+        /// Draw the board turned 180 degrees, as Black sees it.
+        #[arg(long)]
+        flip: bool,
     },
 }
 
@@ -106,16 +117,27 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_perft::<R>(&position, depth, divide, convention, threads))
         }
-        Command::Moves { position, batch } => {
+        Command::Moves { position, squares, batch } => {
+            let style = match squares.as_str() {
+                "numeric" => SquareStyle::Numeric,
+                "algebraic" => SquareStyle::Algebraic,
+                _ => SquareStyle::Standard,
+            };
             let variant: Variant = position.variant.parse()?;
             if batch {
                 return with_variant!(variant, R => run_moves_batch::<R>());
             }
-            with_variant!(variant, R => run_moves::<R>(&position))
+            with_variant!(variant, R => run_moves::<R>(&position, style))
         }
-        Command::Show { position } => {
+        Command::Variants => {
+            for variant in Variant::ALL {
+                println!("{:<16} {}", variant.name(), variant.description());
+            }
+            Ok(())
+        }
+        Command::Show { position, flip } => {
             let variant: Variant = position.variant.parse()?;
-            with_variant!(variant, R => run_show::<R>(&position))
+            with_variant!(variant, R => run_show::<R>(&position, flip))
         }
     }
 }
@@ -173,11 +195,12 @@ fn run_perft<R: Rules>(
     Ok(())
 }
 
-fn run_moves<R: Rules>(args: &PositionArgs) -> Result<(), UserError> {
+fn run_moves<R: Rules>(args: &PositionArgs, style: SquareStyle) -> Result<(), UserError> {
     let position = load::<R>(args)?;
     let list = legal_moves(&position);
     for mv in &list {
-        println!("{:<16} hub {}", moves::to_pdn(&position, mv), moves::to_hub::<R>(mv));
+        let pdn = moves::to_pdn_styled(&position, mv, style);
+        println!("{pdn:<16} hub {}", moves::to_hub::<R>(mv));
     }
     println!("{} legal move{}", list.len(), if list.len() == 1 { "" } else { "s" });
     Ok(())
@@ -204,9 +227,9 @@ fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
     Ok(())
 }
 
-fn run_show<R: Rules>(args: &PositionArgs) -> Result<(), UserError> {
+fn run_show<R: Rules>(args: &PositionArgs, flip: bool) -> Result<(), UserError> {
     let position = load::<R>(args)?;
-    print!("{}", diagram::draw(&position));
+    print!("{}", diagram::draw_oriented(&position, flip));
     println!("FEN {}", fen::write(&position));
     Ok(())
 }

@@ -9,18 +9,26 @@ use crate::types::{Piece, Side};
 use std::fmt::Write;
 
 /// The diagram: `w`/`b` men, `W`/`B` kings, `.` an empty playing square, blank a square that is
-/// not played on.
+/// not played on. White is at the bottom.
 pub fn draw<R: Rules>(position: &Position<R>) -> String {
+    draw_oriented(position, false)
+}
+
+/// The diagram, turned 180 degrees when `flipped` (Black at the bottom, as Black sees it).
+pub fn draw_oriented<R: Rules>(position: &Position<R>, flipped: bool) -> String {
     let rows = R::Geo::ROWS;
     let columns = R::Geo::COLUMNS;
+    let order = |n: u32, count: u32| if flipped { count - 1 - n } else { n };
     let mut text = String::new();
-    let files: String = (0..columns).map(|c| format!(" {}", char::from(b'a' + c as u8))).collect();
+    let files: String = (0..columns)
+        .map(|c| format!(" {}", char::from(b'a' + order(c, columns) as u8)))
+        .collect();
     let _ = writeln!(text, "    {files}");
-    for row in 0..rows {
+    for row in (0..rows).map(|r| order(r, rows)) {
         let rank = rows - row;
         let _ = write!(text, "{rank:>3} ");
         let mut numbers = Vec::new();
-        for column in 0..columns {
+        for column in (0..columns).map(|c| order(c, columns)) {
             let cell = match squares::at_physical::<R>(row, column) {
                 None => ' ',
                 Some(bit) => {

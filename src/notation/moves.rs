@@ -2,6 +2,7 @@
 //! short form is ambiguous (`47x38x29x18`), and Hub form with every captured square
 //! (`28x19x23`). Parsing accepts all three, with `-`, `x` or `:` as separators.
 
+use super::squares::SquareStyle;
 use super::{NotationError, squares};
 use crate::bitset::BitSet;
 use crate::movegen::{self, Capture, CaptureSink, capture_rank};
@@ -60,11 +61,18 @@ fn separator<R: Rules>(capture: bool) -> char {
     }
 }
 
-/// The PDN text of a legal move: short form, or the full route when another legal move shares
-/// its origin and destination.
+/// The PDN text of a legal move: short form, or the fewest landing squares that identify it
+/// when another legal move shares its origin and destination.
 pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
+    to_pdn_styled(position, mv, SquareStyle::Standard)
+}
+
+/// [`to_pdn`] with squares written in the given style.
+pub fn to_pdn_styled<R: Rules>(position: &Position<R>, mv: &MoveOf<R>, style: SquareStyle) -> String {
     let sep = separator::<R>(mv.is_capture());
-    let short = format!("{}{sep}{}", squares::name::<R>(mv.from()), squares::name::<R>(mv.to()));
+    let name = |bit: u32| squares::styled::<R>(bit, style);
+    let (from, to) = (name(mv.from()), name(mv.to()));
+    let short = format!("{from}{sep}{to}");
     if !mv.is_capture() {
         return short;
     }
@@ -75,13 +83,10 @@ pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
         return short;
     }
     // PDN wants only the landing squares needed: try one, then the whole route.
-    let name = |bit: u8| squares::name::<R>(u32::from(bit));
-    let from = squares::name::<R>(mv.from());
-    let to = squares::name::<R>(mv.to());
     let mine: Vec<Route<R>> = routes(position).into_iter().filter(|r| r.mv == *mv).collect();
     for route in &mine {
         for &stop in route.path.iter().take(route.path.len().saturating_sub(1)) {
-            let text = format!("{from}{sep}{}{sep}{to}", name(stop));
+            let text = format!("{from}{sep}{}{sep}{to}", name(u32::from(stop)));
             if parse(position, &text).as_ref() == Ok(mv) {
                 return text;
             }
@@ -92,7 +97,7 @@ pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
             let mut text = from;
             for &bit in &route.path {
                 text.push(sep);
-                text.push_str(&name(bit));
+                text.push_str(&name(u32::from(bit)));
             }
             text
         }

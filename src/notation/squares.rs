@@ -53,9 +53,32 @@ pub fn algebraic<R: Rules>(bit: u32) -> String {
     format!("{file}{}", R::Geo::ROWS - row)
 }
 
+/// How squares are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SquareStyle {
+    /// The variant's own PDN convention (numbers, or algebraic for Russian, Brazilian, Czech and
+    /// Turkish).
+    #[default]
+    Standard,
+    /// PDN numbers in the variant's numbering, whatever the convention.
+    Numeric,
+    /// Algebraic coordinates (`c3`), whatever the convention.
+    Algebraic,
+}
+
 /// The name of a bit in the variant's PDN notation (number or algebraic).
 pub fn name<R: Rules>(bit: u32) -> String {
-    if R::ALGEBRAIC { algebraic::<R>(bit) } else { number::<R>(bit, R::NUMBERING).to_string() }
+    styled::<R>(bit, SquareStyle::Standard)
+}
+
+/// The name of a bit in the given style.
+pub fn styled<R: Rules>(bit: u32, style: SquareStyle) -> String {
+    let algebraic_name = match style {
+        SquareStyle::Standard => R::ALGEBRAIC,
+        SquareStyle::Numeric => false,
+        SquareStyle::Algebraic => true,
+    };
+    if algebraic_name { algebraic::<R>(bit) } else { number::<R>(bit, R::NUMBERING).to_string() }
 }
 
 /// Parses a square given as a number in `numbering` or algebraically (`c3`).

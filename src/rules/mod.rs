@@ -166,6 +166,13 @@ macro_rules! variants {
                     $(Variant::$variant => $name,)*
                 }
             }
+
+            /// A one-line description.
+            pub const fn description(self) -> &'static str {
+                match self {
+                    $(Variant::$variant => $doc,)*
+                }
+            }
         }
 
     };
