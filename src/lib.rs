@@ -20,6 +20,7 @@
 
 pub mod bitset;
 pub mod cli;
+pub mod eval;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -27,4 +28,5 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod types;

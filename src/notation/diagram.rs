@@ -20,9 +20,8 @@ pub fn draw_oriented<R: Rules>(position: &Position<R>, flipped: bool) -> String 
     let columns = R::Geo::COLUMNS;
     let order = |n: u32, count: u32| if flipped { count - 1 - n } else { n };
     let mut text = String::new();
-    let files: String = (0..columns)
-        .map(|c| format!(" {}", char::from(b'a' + order(c, columns) as u8)))
-        .collect();
+    let files: String =
+        (0..columns).map(|c| format!(" {}", char::from(b'a' + order(c, columns) as u8))).collect();
     let _ = writeln!(text, "    {files}");
     for row in (0..rows).map(|r| order(r, rows)) {
         let rank = rows - row;

@@ -68,7 +68,11 @@ pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
 }
 
 /// [`to_pdn`] with squares written in the given style.
-pub fn to_pdn_styled<R: Rules>(position: &Position<R>, mv: &MoveOf<R>, style: SquareStyle) -> String {
+pub fn to_pdn_styled<R: Rules>(
+    position: &Position<R>,
+    mv: &MoveOf<R>,
+    style: SquareStyle,
+) -> String {
     let sep = separator::<R>(mv.is_capture());
     let name = |bit: u32| squares::styled::<R>(bit, style);
     let (from, to) = (name(mv.from()), name(mv.to()));

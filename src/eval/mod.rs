@@ -1,0 +1,149 @@
+//! Static evaluation: a score for the side to move, in hundredths of a man.
+//!
+//! Pure and deterministic; the terms are those strong programs use in simple form (material
+//! with the variant's king value, advancement, back-rank guard, centre, runaways, king
+//! mobility, trading when ahead), weighted in `params`. Depends on the rules library only.
+
+pub mod params;
+
+use crate::bitset::BitSet;
+use crate::geometry::{Geometry, slide, step};
+use crate::position::{Bits, Position};
+use crate::rules::{Goal, Rules};
+use crate::types::Side;
+pub use params::Weights;
+
+/// Precomputed masks for evaluating positions of one rule set.
+#[derive(Clone, Debug)]
+pub struct Evaluator<R: Rules> {
+    weights: Weights,
+    /// Squares by distance from White's back row: `rows[0]` is White's back row.
+    rows_from_white: Vec<Bits<R>>,
+    centre: Bits<R>,
+    total_men: u32,
+}
+
+impl<R: Rules> Default for Evaluator<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Rules> Evaluator<R> {
+    /// The evaluator with the default weights of `R`.
+    pub fn new() -> Self {
+        let rows = R::Geo::ROWS;
+        let mut rows_from_white = vec![Bits::<R>::EMPTY; rows as usize];
+        let mut centre = Bits::<R>::EMPTY;
+        for square in 0..R::Geo::SQUARES {
+            let (row, column) = R::Geo::coords(square);
+            let bit = Bits::<R>::single(R::Geo::bit(square));
+            rows_from_white[(rows - 1 - row) as usize] |= bit;
+            let middle_rows = row >= rows / 2 - 1 && row <= rows / 2;
+            let middle_columns = column >= 2 && column + 2 < R::Geo::COLUMNS;
+            if middle_rows && middle_columns {
+                centre |= bit;
+            }
+        }
+        let start = Position::<R>::start();
+        let total_men = start.occupied().count();
+        Evaluator { weights: params::weights::<R>(), rows_from_white, centre, total_men }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The score of `position` for the side to move.
+    pub fn evaluate(&self, position: &Position<R>) -> i32 {
+        let white = self.side_score(position, Side::White);
+        let black = self.side_score(position, Side::Black);
+        let score = white - black;
+        if position.side_to_move() == Side::White { score } else { -score }
+    }
+
+    /// The terms of one side, from its own point of view.
+    fn side_score(&self, position: &Position<R>, side: Side) -> i32 {
+        let w = &self.weights;
+        let kings_all = position.kings();
+        let ours = position.pieces(side);
+        let theirs = position.pieces(!side);
+        let men = ours & !kings_all;
+        let kings = ours & kings_all;
+        let empty = position.empty();
+        let men_count = men.count() as i32;
+        let king_count = kings.count() as i32;
+        let mut score = men_count * w.man + king_count * w.king;
+
+        // Advancement, stronger as pieces come off.
+        let pieces_left = position.occupied().count() as i32;
+        let phase = (self.total_men as i32 - pieces_left).max(0) + 4;
+        let rows = self.rows_from_white.len();
+        let mut advance = 0;
+        for (distance, mask) in self.rows_from_white.iter().enumerate() {
+            let row = if side == Side::White { distance } else { rows - 1 - distance };
+            advance += (men & *mask).count() as i32 * row as i32;
+        }
+        score += advance * w.advance * phase / 8;
+
+        // Back-rank guard while the opponent still has men to crown.
+        let back = if side == Side::White {
+            self.rows_from_white[0]
+        } else {
+            self.rows_from_white[rows - 1]
+        };
+        if (theirs & !kings_all).any() {
+            score += (men & back).count() as i32 * w.back_rank;
+        }
+        score += (men & self.centre).count() as i32 * w.centre;
+
+        // Runaway men: nothing of the opponent's on the rows ahead within the man's reach.
+        if R::GOAL != Goal::Losing {
+            score += self.runaways(men, theirs, side) * w.runaway;
+        }
+
+        // King mobility.
+        if kings.any() {
+            let mut reach = 0;
+            for dir in 0..4 {
+                reach += if R::FLYING_KINGS {
+                    slide::<R::Geo>(kings, dir, empty).count()
+                } else {
+                    (step::<R::Geo>(kings, dir) & empty).count()
+                };
+            }
+            score += reach as i32 * w.king_mobility;
+        }
+        score
+    }
+
+    /// Men with an empty way to the crowning row: no enemy piece on the squares ahead of them
+    /// within one column either side, on the last three rows.
+    fn runaways(&self, men: Bits<R>, theirs: Bits<R>, side: Side) -> i32 {
+        let rows = self.rows_from_white.len();
+        let mut count = 0;
+        for bit in men.iter() {
+            let (row, column) = R::Geo::coords(R::Geo::square(bit));
+            let distance_to_crown =
+                if side == Side::White { row as usize } else { rows - 1 - row as usize };
+            if distance_to_crown == 0 || distance_to_crown > 3 {
+                continue;
+            }
+            let mut blocked = false;
+            for enemy in theirs.iter() {
+                let (er, ec) = R::Geo::coords(R::Geo::square(enemy));
+                let ahead = if side == Side::White { er < row } else { er > row };
+                let rows_ahead = er.abs_diff(row);
+                if ahead && ec.abs_diff(column) <= rows_ahead + 1 {
+                    blocked = true;
+                    break;
+                }
+            }
+            if !blocked {
+                count += 1;
+            }
+        }
+        count
+    }
+}

@@ -1,0 +1,447 @@
+//! The search of one thread: iterative deepening, aspiration windows, principal variation search
+//! with a transposition table, killer and history move ordering, late-move reductions, and a
+//! quiescence search that plays out forced captures (a capture is never cut in the middle: a
+//! whole sequence is one move). Repetitions and the reversible-move limit are seen in the tree;
+//! win scores count plies so that the engine converts wins fast.
+//!
+//! Depends on the rules library, `eval` and the sibling modules; it never prints.
+
+use super::time::{Limits, TimeManager};
+use super::tt::{Bound, Entry, TranspositionTable, TtMove};
+use super::{Control, Score};
+use crate::bitset::BitSet;
+use crate::eval::Evaluator;
+use crate::movegen::{generate_with, has_capture};
+use crate::moves::MoveList;
+use crate::position::{Bits, MoveOf, Position};
+use crate::rules::{Goal, Rules};
+use std::sync::atomic::Ordering;
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// Score of a win at the root; a win in `n` plies scores `WIN - n`.
+pub const WIN: Score = 30_000;
+
+/// Scores beyond this are wins or losses.
+pub const WIN_BOUND: Score = WIN - MAX_PLY as Score;
+
+const INFINITY: Score = WIN + 1;
+
+/// What the game before the root contributes to the search: earlier positions that a repetition
+/// could match, the reversible-move counter and its limit.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    /// Hashes of the positions since the last irreversible move, oldest first, root excluded.
+    pub hashes: Vec<u64>,
+    /// Plies since the last capture or man move, at the root.
+    pub reversible: u32,
+    /// Plies without capture or man move that draw, if the game has such a rule.
+    pub reversible_limit: Option<u32>,
+    /// Repetitions that draw (the search scores the first repetition as a draw).
+    pub repetitions: u32,
+    /// Capturing is compulsory.
+    pub mandatory_capture: bool,
+}
+
+/// Per-thread search state, kept across searches so tables stay warm.
+pub struct Searcher<R: Rules> {
+    evaluator: Evaluator<R>,
+    lists: Vec<MoveList<Bits<R>>>,
+    killers: Vec<[Option<(u8, u8)>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<MoveOf<R>>>,
+    path: Vec<u64>,
+    reversible: Vec<u32>,
+    /// Nodes searched in the current search.
+    pub nodes: u64,
+    /// Deepest ply reached in the current search.
+    pub seldepth: usize,
+    main: bool,
+    clock: Option<TimeManager>,
+    node_limit: Option<u64>,
+    game: History,
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug)]
+pub struct Iteration<R: Rules> {
+    /// Depth completed.
+    pub depth: u32,
+    /// Score for the side to move at the root.
+    pub score: Score,
+    /// Principal variation.
+    pub pv: Vec<MoveOf<R>>,
+}
+
+impl<R: Rules> Searcher<R> {
+    /// A searcher; `main` is the thread that reads the clock and the node limit.
+    pub fn new(main: bool) -> Self {
+        Searcher {
+            evaluator: Evaluator::new(),
+            lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 128 * 128],
+            pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            path: Vec::with_capacity(256),
+            reversible: vec![0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            main,
+            clock: None,
+            node_limit: None,
+            game: History::default(),
+        }
+    }
+
+    /// Forgets what was learnt in earlier games.
+    pub fn new_game(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Prepares a search of a new root.
+    pub fn prepare(&mut self, history: History, limits: &Limits, clock: Option<TimeManager>) {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.node_limit = if self.main { limits.nodes } else { None };
+        self.clock = if self.main { clock } else { None };
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        for h in &mut self.history {
+            *h /= 2;
+        }
+        self.path.clear();
+        self.path.extend_from_slice(&history.hashes);
+        self.reversible[0] = history.reversible;
+        self.game = history;
+    }
+
+    /// True when the main thread's clock says no new iteration should start.
+    pub fn clock_soft_expired(&self) -> bool {
+        self.clock.as_ref().is_some_and(TimeManager::soft_expired)
+    }
+
+    /// Restarts the main thread's clock (ponder hit).
+    pub fn restart_clock(&mut self) {
+        if let Some(clock) = &mut self.clock {
+            clock.restart();
+        }
+    }
+
+    /// The static evaluation of a position.
+    pub fn evaluate(&self, position: &Position<R>) -> Score {
+        self.evaluator.evaluate(position)
+    }
+
+    /// One iteration at `depth` with an aspiration window around `previous`. Returns `None` when
+    /// the search was stopped before the iteration completed.
+    pub fn iterate(
+        &mut self,
+        root: &Position<R>,
+        depth: u32,
+        previous: Option<Score>,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Option<Iteration<R>> {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = match previous {
+            Some(score) if depth >= 4 && score.abs() < WIN_BOUND => (score - delta, score + delta),
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.search(root, depth as i32, alpha, beta, 0, true, tt, control);
+            if control.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return Some(Iteration { depth, score, pv: self.pv[0].clone() });
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Checks the clock and node limit every 1024 nodes on the main thread.
+    #[inline]
+    fn poll(&mut self, control: &Control) -> bool {
+        if self.nodes & 1023 == 0 {
+            control.nodes.fetch_add(1024, Ordering::Relaxed);
+            if self.main {
+                let out_of_time = !control.ponder.load(Ordering::Relaxed)
+                    && self.clock.as_ref().is_some_and(TimeManager::hard_expired);
+                let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+                if out_of_time || out_of_nodes {
+                    control.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        control.stop.load(Ordering::Relaxed)
+    }
+
+    /// True when the position at `ply` repeats an earlier one since the last irreversible move.
+    fn is_repetition(&self, hash: u64, ply: usize) -> bool {
+        if self.game.repetitions == 0 {
+            return false;
+        }
+        let window = self.reversible[ply] as usize;
+        let len = self.path.len();
+        // Same side to move: every second position back.
+        (2..=window.min(len)).step_by(2).any(|back| self.path[len - back] == hash)
+    }
+
+    /// Score of a position without moves for the side to move.
+    fn no_moves(ply: usize) -> Score {
+        match R::GOAL {
+            Goal::Losing => WIN - ply as Score,
+            _ => -WIN + ply as Score,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        position: &Position<R>,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Score {
+        self.pv[ply].clear();
+        // Step 1. Ends of the game seen in the tree.
+        if ply > 0 {
+            if R::GOAL == Goal::Breakthrough
+                && (position.pieces(!position.side_to_move()) & position.kings()).any()
+            {
+                return -WIN + ply as Score;
+            }
+            let hash = position.hash();
+            if self.is_repetition(hash, ply) {
+                return 0;
+            }
+            if self.game.reversible_limit.is_some_and(|limit| self.reversible[ply] >= limit) {
+                return 0;
+            }
+            // Mate-distance pruning.
+            alpha = alpha.max(-WIN + ply as Score);
+            beta = beta.min(WIN - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(position);
+        }
+        // Step 2. Quiescence when the depth is spent and nothing must be captured.
+        let must_capture = has_capture(position);
+        if depth <= 0 && (!must_capture || !self.game.mandatory_capture) {
+            self.nodes += 1;
+            self.seldepth = self.seldepth.max(ply);
+            return self.evaluate(position);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.poll(control) {
+            return 0;
+        }
+        let depth = depth.max(1);
+        // Step 3. Transposition table.
+        let key = position.hash();
+        let entry = tt.probe(key);
+        if let Some(entry) = entry {
+            if !pv_node && entry.depth >= depth {
+                let score = score_from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        // Step 4. Moves, ordered.
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        generate_with(position, &mut list, self.game.mandatory_capture);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return Self::no_moves(ply);
+        }
+        let order = self.order(&list, entry.and_then(|e| e.mv), ply);
+        // Step 5. Principal variation search.
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = order[0];
+        let forced = list.len() == 1;
+        for (count, &index) in order.iter().enumerate() {
+            let mv = list.as_slice()[index];
+            let mut child = *position;
+            child.play(&mv);
+            let irreversible = mv.is_capture() || !position.kings().contains(mv.from());
+            self.reversible[ply + 1] = if irreversible { 0 } else { self.reversible[ply] + 1 };
+            self.path.push(key);
+            // A forced move costs no depth; captures are never reduced.
+            let extension = i32::from(forced && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if count == 0 {
+                score =
+                    -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, tt, control);
+            } else {
+                let reduce = if depth >= 3 && count >= 3 && !mv.is_capture() && !pv_node {
+                    1 + i32::from(count >= 8)
+                } else {
+                    0
+                };
+                score = -self.search(
+                    &child,
+                    new_depth - reduce,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    tt,
+                    control,
+                );
+                if score > alpha && reduce > 0 {
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        tt,
+                        control,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score =
+                        -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, tt, control);
+                }
+            }
+            self.path.pop();
+            if control.stop.load(Ordering::Relaxed) {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = index;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !mv.is_capture() {
+                            self.reward(&mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let best_move = list.as_slice()[best_index];
+        self.lists[ply] = list;
+        // Step 6. Store.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        tt.store(
+            key,
+            Entry {
+                mv: Some(TtMove {
+                    index: best_index as u8,
+                    from: best_move.from() as u8,
+                    to: best_move.to() as u8,
+                }),
+                score: score_to_tt(best, ply),
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Move order: the table's move, then captures, killers, and quiet moves by history.
+    fn order(&self, list: &MoveList<Bits<R>>, tt_move: Option<TtMove>, ply: usize) -> Vec<usize> {
+        let moves = list.as_slice();
+        let mut keyed: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(index, mv)| {
+                let from_to = (mv.from() as u8, mv.to() as u8);
+                let key = if tt_move
+                    .is_some_and(|t| usize::from(t.index) == index && (t.from, t.to) == from_to)
+                {
+                    1 << 30
+                } else if mv.is_capture() {
+                    (1 << 28) + mv.captured().count() as i32
+                } else if self.killers[ply][0] == Some(from_to) {
+                    1 << 27
+                } else if self.killers[ply][1] == Some(from_to) {
+                    (1 << 27) - 1
+                } else {
+                    self.history[history_index(mv.from(), mv.to())]
+                        + i32::from(mv.promotes()) * (1 << 20)
+                };
+                (key, index)
+            })
+            .collect();
+        // Stable: equal keys keep generation order, so the search is deterministic.
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.into_iter().map(|(_, index)| index).collect()
+    }
+
+    fn reward(&mut self, mv: &MoveOf<R>, depth: i32, ply: usize) {
+        let from_to = (mv.from() as u8, mv.to() as u8);
+        if self.killers[ply][0] != Some(from_to) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(from_to);
+        }
+        let slot = &mut self.history[history_index(mv.from(), mv.to())];
+        *slot = (*slot + depth * depth).min(1 << 19);
+    }
+}
+
+fn history_index(from: u32, to: u32) -> usize {
+    (from as usize & 127) * 128 + (to as usize & 127)
+}
+
+/// Win scores are stored relative to the node, so that a win found through a transposition
+/// keeps its true distance.
+fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score + ply as Score
+    } else if score <= -WIN_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score - ply as Score
+    } else if score <= -WIN_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}

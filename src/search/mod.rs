@@ -1,0 +1,277 @@
+//! The engine façade: `go(game, limits, sink)`, `stop`, `ponder_hit`, `new_game`, options.
+//! Lazy SMP: N threads search the same root, sharing one lock-free transposition table, one
+//! stop flag and a node counter; only the main thread reads the clock, and its result is the
+//! engine's move. The search reports through an [`InfoSink`]; it never prints.
+//!
+//! Depends on the rules library, `game` and `eval`; must not depend on protocols or I/O.
+
+pub mod alphabeta;
+pub mod time;
+pub mod tt;
+
+pub use alphabeta::{History, MAX_PLY, Searcher, WIN, WIN_BOUND};
+pub use time::{Limits, TimeManager};
+pub use tt::TranspositionTable;
+
+use crate::game::Game;
+use crate::movegen::generate_with;
+use crate::moves::MoveList;
+use crate::position::MoveOf;
+use crate::rules::Rules;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A score in hundredths of a man, from the side to move's point of view.
+pub type Score = i32;
+
+/// Flags shared by the searching threads and whoever controls them.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set to stop every thread at once.
+    pub stop: AtomicBool,
+    /// Set while pondering: the clock does not run.
+    pub ponder: AtomicBool,
+    /// Set by `ponder_hit`; the main thread restarts its clock.
+    pub ponder_hit: AtomicBool,
+    /// Nodes searched by all threads (updated every 1024 nodes per thread).
+    pub nodes: AtomicU64,
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info<R: Rules> {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<MoveOf<R>>,
+}
+
+/// Receives the search's reports.
+pub trait InfoSink<R: Rules> {
+    /// A completed iteration.
+    fn info(&mut self, info: &Info<R>);
+}
+
+/// A sink that drops everything.
+pub struct Silent;
+
+impl<R: Rules> InfoSink<R> for Silent {
+    fn info(&mut self, _info: &Info<R>) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<R: Rules> {
+    /// The move to play (None when there is no legal move).
+    pub best: Option<MoveOf<R>>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<MoveOf<R>>,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<MoveOf<R>>,
+}
+
+/// A searching engine for rule set `R`.
+pub struct Engine<R: Rules> {
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    searchers: Vec<Mutex<Searcher<R>>>,
+}
+
+impl<R: Rules> Engine<R> {
+    /// An engine with `threads` search threads and a `hash_mb` MiB transposition table.
+    pub fn new(threads: usize, hash_mb: usize) -> Self {
+        let mut engine = Engine {
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            control: Arc::new(Control::default()),
+            searchers: Vec::new(),
+        };
+        engine.set_threads(threads);
+        engine
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.searchers.truncate(threads);
+        while self.searchers.len() < threads {
+            let main = self.searchers.is_empty();
+            self.searchers.push(Mutex::new(Searcher::new(main)));
+        }
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.searchers.len()
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.tt = Arc::new(TranspositionTable::new(hash_mb));
+    }
+
+    /// Forgets everything learnt: a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for searcher in &self.searchers {
+            if let Ok(mut searcher) = searcher.lock() {
+                searcher.new_game();
+            }
+        }
+    }
+
+    /// The shared flags, for stopping a search from another thread.
+    pub fn control(&self) -> Arc<Control> {
+        Arc::clone(&self.control)
+    }
+
+    /// Stops the running search; `go` returns its best move so far.
+    pub fn stop(&self) {
+        self.control.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a normal search
+    /// with the clock starting now.
+    pub fn ponder_hit(&self) {
+        self.control.ponder_hit.store(true, Ordering::Relaxed);
+        self.control.ponder.store(false, Ordering::Relaxed);
+    }
+
+    /// Searches the game's current position within `limits`, reporting to `sink`. With `ponder`
+    /// the clock does not run until [`Engine::ponder_hit`].
+    pub fn go(
+        &mut self,
+        game: &Game<R>,
+        limits: Limits,
+        ponder: bool,
+        sink: &mut dyn InfoSink<R>,
+    ) -> SearchResult<R> {
+        let started = Instant::now();
+        let root = *game.position();
+        let mut legal = MoveList::new();
+        generate_with(&root, &mut legal, game.rules().mandatory_capture);
+        let control = &*self.control;
+        control.stop.store(false, Ordering::Relaxed);
+        control.ponder.store(ponder, Ordering::Relaxed);
+        control.ponder_hit.store(false, Ordering::Relaxed);
+        control.nodes.store(0, Ordering::Relaxed);
+        if legal.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: -WIN,
+                depth: 0,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        self.tt.new_search();
+        let history = History {
+            hashes: game.repetition_candidates().collect(),
+            reversible: game.reversible_plies(),
+            reversible_limit: game.rules().draws.reversible_plies,
+            repetitions: game.rules().draws.repetitions,
+            mandatory_capture: game.rules().mandatory_capture,
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        let clock = TimeManager::new(&limits);
+        let tt = &*self.tt;
+        let single_move = legal.len() == 1 && !limits.infinite && !ponder && limits.depth.is_none();
+        let mut best: Option<alphabeta::Iteration<R>> = None;
+        std::thread::scope(|scope| {
+            for (index, slot) in self.searchers.iter().enumerate().skip(1) {
+                let history = history.clone();
+                scope.spawn(move || {
+                    let Ok(mut searcher) = slot.lock() else { return };
+                    searcher.prepare(history, &limits, None);
+                    // Helpers start one ply deeper every other thread, to spread the work.
+                    let mut depth = 1 + (index as u32 % 2);
+                    let mut previous = None;
+                    while depth <= max_depth && !control.stop.load(Ordering::Relaxed) {
+                        match searcher.iterate(&root, depth, previous, tt, control) {
+                            Some(iteration) => previous = Some(iteration.score),
+                            None => break,
+                        }
+                        depth += 1;
+                    }
+                });
+            }
+            let Ok(mut main) = self.searchers[0].lock() else {
+                control.stop.store(true, Ordering::Relaxed);
+                return;
+            };
+            main.prepare(history.clone(), &limits, Some(clock));
+            let mut previous = None;
+            for depth in 1..=max_depth {
+                if control.ponder_hit.swap(false, Ordering::Relaxed) {
+                    main.restart_clock();
+                }
+                let Some(iteration) = main.iterate(&root, depth, previous, tt, control) else {
+                    break;
+                };
+                previous = Some(iteration.score);
+                let info = Info {
+                    depth,
+                    seldepth: main.seldepth as u32,
+                    score: iteration.score,
+                    nodes: control.nodes.load(Ordering::Relaxed) + main.nodes % 1024,
+                    time: started.elapsed(),
+                    pv: iteration.pv.clone(),
+                };
+                sink.info(&info);
+                let decisive = iteration.score.abs() >= WIN_BOUND
+                    && WIN - iteration.score.abs() <= depth as Score;
+                best = Some(iteration);
+                let thinking = !control.ponder.load(Ordering::Relaxed) && !limits.infinite;
+                if thinking && (single_move || decisive || clock_soft(&main)) {
+                    break;
+                }
+            }
+            // Pondering and infinite searches wait for stop (or ponder_hit) before answering.
+            while (control.ponder.load(Ordering::Relaxed) || limits.infinite)
+                && !control.stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            control.stop.store(true, Ordering::Relaxed);
+        });
+        let nodes =
+            self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
+        let iteration = best.unwrap_or_else(|| alphabeta::Iteration {
+            depth: 0,
+            score: 0,
+            pv: vec![legal.as_slice()[0]],
+        });
+        let best_move = iteration.pv.first().copied().or_else(|| legal.as_slice().first().copied());
+        SearchResult {
+            best: best_move,
+            ponder: iteration.pv.get(1).copied(),
+            score: iteration.score,
+            depth: iteration.depth,
+            nodes,
+            time: started.elapsed(),
+            pv: iteration.pv,
+        }
+    }
+}
+
+fn clock_soft<R: Rules>(main: &Searcher<R>) -> bool {
+    main.clock_soft_expired()
+}

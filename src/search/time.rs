@@ -1,0 +1,104 @@
+//! Search limits and the clock: what `go` may spend, as a soft bound (do not start an iteration
+//! that cannot finish) and a hard bound (stop now). Only the main search thread reads the clock.
+//! Depends on nothing but std.
+
+use std::time::{Duration, Instant};
+
+/// What a search may spend. Empty limits mean "search until stopped".
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Stop after completing this depth.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Spend exactly this long on the move.
+    pub move_time: Option<Duration>,
+    /// Time left on our clock.
+    pub time_left: Option<Duration>,
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves to play before the next time control (None: sudden death or Fischer).
+    pub moves_to_go: Option<u32>,
+    /// Search until told to stop (analysis, pondering).
+    pub infinite: bool,
+}
+
+/// Time kept back on every move for the protocol round trip.
+const MARGIN: Duration = Duration::from_millis(30);
+
+/// The clock of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Bounds for `limits`, starting now.
+    pub fn new(limits: &Limits) -> Self {
+        let (soft, hard) = Self::bounds(limits);
+        TimeManager { start: Instant::now(), soft, hard }
+    }
+
+    fn bounds(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+        if limits.infinite {
+            return (None, None);
+        }
+        if let Some(move_time) = limits.move_time {
+            let budget = move_time.saturating_sub(MARGIN / 3);
+            return (Some(budget), Some(budget));
+        }
+        let Some(left) = limits.time_left else {
+            return (None, None);
+        };
+        let usable = left.saturating_sub(MARGIN);
+        let moves = limits.moves_to_go.map_or(30, |m| m.clamp(1, 50));
+        let share = usable / moves + limits.increment.mul_f64(0.8);
+        let soft = share.min(usable.mul_f64(0.4));
+        let hard = (soft * 3).min(usable.mul_f64(if moves == 1 { 0.9 } else { 0.5 }));
+        (Some(soft), Some(hard.max(soft)))
+    }
+
+    /// Restarts the clock (a ponder hit: the opponent played the expected move).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Time since the search (or the ponder hit) began.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True when no new iteration should start.
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|soft| self.elapsed() >= soft.mul_f64(0.6))
+    }
+
+    /// True when the search must stop at once.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_respect_the_clock() {
+        let limits = Limits { time_left: Some(Duration::from_secs(60)), ..Limits::default() };
+        let (soft, hard) = TimeManager::bounds(&limits);
+        let (soft, hard) = (soft.unwrap(), hard.unwrap());
+        assert!(soft <= hard && hard < Duration::from_secs(30));
+        let last = Limits {
+            time_left: Some(Duration::from_secs(1)),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        assert!(TimeManager::bounds(&last).1.unwrap() < Duration::from_secs(1));
+        let fixed = Limits { move_time: Some(Duration::from_millis(500)), ..Limits::default() };
+        assert!(TimeManager::bounds(&fixed).1.unwrap() <= Duration::from_millis(500));
+        assert_eq!(TimeManager::bounds(&Limits { infinite: true, ..limits }), (None, None));
+    }
+}
