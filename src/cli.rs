@@ -3,6 +3,7 @@
 //! Every error from the user's input ends as one line on stderr and exit status 2; results go to
 //! stdout. This module is the edge where the variant is chosen.
 
+use crate::game::Game;
 use crate::movegen::legal_moves;
 use crate::movegen::perft::{Convention, divide, perft_threads};
 use crate::notation::squares::SquareStyle;
@@ -70,14 +71,44 @@ pub enum Command {
         /// How to write squares: standard (the variant's PDN convention), numeric or algebraic.
         #[arg(long, default_value = "standard", value_parser = ["standard", "numeric", "algebraic"])]
         squares: String,
-        /// Read one FEN per line from stdin and print, for each, its legal moves in Hub form,
-        /// sorted and space-separated, on one line (or `error: ...`): for testing against
-        /// other move generators.
+        /// Read one position per line from stdin, `FEN` or `FEN moves M1 M2 ...` (a game from
+        /// that FEN, moves in Hub notation), and print for each its legal moves in Hub form,
+        /// sorted and space-separated, on one line (or `error: ...`): for testing against other
+        /// move generators.
         #[arg(long)]
         batch: bool,
     },
     /// Lists the rule sets with their names and aliases.
     Variants,
+    /// Searches the bench positions to a fixed depth on one thread and prints the node count,
+    /// the signature of the search ("Bench: N nodes M nps").
+    Bench {
+        /// Depth of each search.
+        #[arg(default_value_t = crate::bench::DEPTH)]
+        depth: u32,
+    },
+    /// Analyses a position: board, then depth, score, nodes and principal variation per
+    /// iteration, and the best move. Without a position, the start of the chosen variant.
+    Analyze {
+        /// The position.
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Search to this depth.
+        #[arg(long, short = 'd')]
+        depth: Option<u32>,
+        /// Search for this many seconds (default 3 when no depth is given).
+        #[arg(long, short = 's')]
+        time: Option<f64>,
+        /// Search threads (default: all cores).
+        #[arg(long, short = 't')]
+        threads: Option<usize>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draws the board.
     Show {
         /// The position.
@@ -128,6 +159,27 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 return with_variant!(variant, R => run_moves_batch::<R>());
             }
             with_variant!(variant, R => run_moves::<R>(&position, style))
+        }
+        Command::Bench { depth } => {
+            crate::bench::run(depth.max(1));
+            Ok(())
+        }
+        Command::Analyze { position, depth, time, threads, hash, json } => {
+            let variant: Variant = position.variant.parse()?;
+            if let Some(seconds) = time {
+                if !(seconds.is_finite() && seconds > 0.0) {
+                    return Err(UserError("--time must be a positive number of seconds".into()));
+                }
+            }
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let settings = crate::analyze::Settings { depth, seconds: time, threads, hash, json };
+            with_variant!(variant, R => {
+                let start = load::<R>(&position)?;
+                crate::analyze::run::<R>(start, &settings);
+                Ok(())
+            })
         }
         Command::Variants => {
             for variant in Variant::ALL {
@@ -212,10 +264,10 @@ fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     for line in std::io::stdin().lock().lines() {
         let line = line?;
-        let reply = match fen::parse::<R>(line.trim()) {
-            Ok(position) => {
+        let reply = match batch_game::<R>(line.trim()) {
+            Ok(game) => {
                 let mut texts: Vec<String> =
-                    legal_moves(&position).iter().map(moves::to_hub::<R>).collect();
+                    game.legal_moves().iter().map(moves::to_hub::<R>).collect();
                 texts.sort();
                 texts.join(" ")
             }
@@ -225,6 +277,20 @@ fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
         out.flush()?;
     }
     Ok(())
+}
+
+/// A batch line: `FEN` or `FEN moves M1 M2 ...` (Hub notation). The moves are played as a game,
+/// so rules that depend on the history (Frisian's king-move limit) apply.
+fn batch_game<R: Rules>(line: &str) -> Result<Game<R>, String> {
+    let (fen_text, played) = line.split_once(" moves").unwrap_or((line, ""));
+    let start = fen::parse::<R>(fen_text.trim()).map_err(|e| e.to_string())?;
+    let mut game = Game::new(start);
+    for (index, text) in played.split_whitespace().enumerate() {
+        let mv = moves::parse_hub(game.position(), text)
+            .map_err(|e| format!("move {} '{text}': {e}", index + 1))?;
+        game.play(&mv).map_err(|e| format!("move {} '{text}': {e}", index + 1))?;
+    }
+    Ok(game)
 }
 
 fn run_show<R: Rules>(args: &PositionArgs, flip: bool) -> Result<(), UserError> {

@@ -18,6 +18,8 @@
 // masks), so move generation loops over `0..4` rather than over one of the tables.
 #![allow(clippy::needless_range_loop)]
 
+pub mod analyze;
+pub mod bench;
 pub mod bitset;
 pub mod cli;
 pub mod eval;

@@ -173,9 +173,13 @@ def test_variant(variant, binary, games, rng, max_plies):
     try:
         for _ in range(games):
             board = Board(variant=variant)
+            start_fen = board.fen
+            played = []
             for _ in range(max_plies):
                 fen = board.fen
-                answer = damas.moves(fen)
+                # damas replays the game from its start, so that rules depending on the
+                # history (Frisian's limit of three king moves in a row) apply as in pydraughts.
+                answer = damas.moves(f"{start_fen} moves {' '.join(played)}")
                 pyd_moves = {}  # normalised hub move -> one pydraughts Move
                 for move in board.legal_moves():
                     pyd_moves.setdefault(normalise(move.hub_move), move)
@@ -204,7 +208,9 @@ def test_variant(variant, binary, games, rng, max_plies):
                 common = sorted(damas_set & pyd_moves.keys())
                 if not common:
                     break
-                board.push(pyd_moves[rng.choice(common)])
+                chosen = rng.choice(common)
+                played.append(pyd_moves[chosen].hub_move)
+                board.push(pyd_moves[chosen])
             stats["games"] += 1
     except DamasError as exc:
         stats["error"] = str(exc)

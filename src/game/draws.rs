@@ -22,6 +22,21 @@ pub struct Material {
 }
 
 impl Material {
+    /// The material of a position.
+    pub fn of<R: crate::rules::Rules>(position: &crate::position::Position<R>) -> Material {
+        use crate::bitset::BitSet;
+        use crate::types::Side;
+        let kings = position.kings();
+        let white = position.pieces(Side::White);
+        let black = position.pieces(Side::Black);
+        Material {
+            white_men: (white & !kings).count(),
+            white_kings: (white & kings).count(),
+            black_men: (black & !kings).count(),
+            black_kings: (black & kings).count(),
+        }
+    }
+
     /// White's pieces.
     pub fn white(&self) -> u32 {
         self.white_men + self.white_kings

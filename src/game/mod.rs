@@ -227,15 +227,7 @@ impl<R: Rules> Game<R> {
 
     /// Pieces of each kind now.
     pub fn material(&self) -> Material {
-        let kings = self.position.kings();
-        let white = self.position.pieces(Side::White);
-        let black = self.position.pieces(Side::Black);
-        Material {
-            white_men: (white & !kings).count(),
-            white_kings: (white & kings).count(),
-            black_men: (black & !kings).count(),
-            black_kings: (black & kings).count(),
-        }
+        Material::of(&self.position)
     }
 
     /// How many times the current position (same side to move) has occurred, this one included.

@@ -11,6 +11,7 @@ use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, Score};
 use crate::bitset::BitSet;
 use crate::eval::Evaluator;
+use crate::game::{Material, draws::MaterialTest};
 use crate::movegen::{generate_with, has_capture};
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
@@ -42,12 +43,15 @@ pub struct History {
     pub repetitions: u32,
     /// Capturing is compulsory.
     pub mandatory_capture: bool,
+    /// Material that is a draw at once (Turkish one piece each, Frisian king against king).
+    pub dead_draw: Option<MaterialTest>,
 }
 
 /// Per-thread search state, kept across searches so tables stay warm.
 pub struct Searcher<R: Rules> {
     evaluator: Evaluator<R>,
     lists: Vec<MoveList<Bits<R>>>,
+    orders: Vec<Vec<(i32, usize)>>,
     killers: Vec<[Option<(u8, u8)>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<MoveOf<R>>>,
@@ -80,6 +84,7 @@ impl<R: Rules> Searcher<R> {
         Searcher {
             evaluator: Evaluator::new(),
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
+            orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 128 * 128],
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
@@ -231,6 +236,14 @@ impl<R: Rules> Searcher<R> {
             if self.game.reversible_limit.is_some_and(|limit| self.reversible[ply] >= limit) {
                 return 0;
             }
+            if let Some(dead) = self.game.dead_draw {
+                if position.occupied().count() <= 4
+                    && dead(&Material::of(position))
+                    && !has_capture(position)
+                {
+                    return 0;
+                }
+            }
             // Mate-distance pruning.
             alpha = alpha.max(-WIN + ply as Score);
             beta = beta.min(WIN - ply as Score - 1);
@@ -277,13 +290,14 @@ impl<R: Rules> Searcher<R> {
             self.lists[ply] = list;
             return Self::no_moves(ply);
         }
-        let order = self.order(&list, entry.and_then(|e| e.mv), ply);
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.order(&list, entry.and_then(|e| e.mv), ply, &mut order);
         // Step 5. Principal variation search.
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_index = order[0];
+        let mut best_index = order[0].1;
         let forced = list.len() == 1;
-        for (count, &index) in order.iter().enumerate() {
+        for (count, &(_, index)) in order.iter().enumerate() {
             let mv = list.as_slice()[index];
             let mut child = *position;
             child.play(&mv);
@@ -333,6 +347,7 @@ impl<R: Rules> Searcher<R> {
             self.path.pop();
             if control.stop.load(Ordering::Relaxed) {
                 self.lists[ply] = list;
+                self.orders[ply] = order;
                 return 0;
             }
             if score > best {
@@ -355,6 +370,7 @@ impl<R: Rules> Searcher<R> {
         }
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
+        self.orders[ply] = order;
         // Step 6. Store.
         let bound = if best >= beta {
             Bound::Lower
@@ -380,33 +396,34 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// Move order: the table's move, then captures, killers, and quiet moves by history.
-    fn order(&self, list: &MoveList<Bits<R>>, tt_move: Option<TtMove>, ply: usize) -> Vec<usize> {
-        let moves = list.as_slice();
-        let mut keyed: Vec<(i32, usize)> = moves
-            .iter()
-            .enumerate()
-            .map(|(index, mv)| {
-                let from_to = (mv.from() as u8, mv.to() as u8);
-                let key = if tt_move
-                    .is_some_and(|t| usize::from(t.index) == index && (t.from, t.to) == from_to)
-                {
-                    1 << 30
-                } else if mv.is_capture() {
-                    (1 << 28) + mv.captured().count() as i32
-                } else if self.killers[ply][0] == Some(from_to) {
-                    1 << 27
-                } else if self.killers[ply][1] == Some(from_to) {
-                    (1 << 27) - 1
-                } else {
-                    self.history[history_index(mv.from(), mv.to())]
-                        + i32::from(mv.promotes()) * (1 << 20)
-                };
-                (key, index)
-            })
-            .collect();
+    fn order(
+        &self,
+        list: &MoveList<Bits<R>>,
+        tt_move: Option<TtMove>,
+        ply: usize,
+        keyed: &mut Vec<(i32, usize)>,
+    ) {
+        keyed.clear();
+        for (index, mv) in list.as_slice().iter().enumerate() {
+            let from_to = (mv.from() as u8, mv.to() as u8);
+            let key = if tt_move
+                .is_some_and(|t| usize::from(t.index) == index && (t.from, t.to) == from_to)
+            {
+                1 << 30
+            } else if mv.is_capture() {
+                (1 << 28) + mv.captured().count() as i32
+            } else if self.killers[ply][0] == Some(from_to) {
+                1 << 27
+            } else if self.killers[ply][1] == Some(from_to) {
+                (1 << 27) - 1
+            } else {
+                self.history[history_index(mv.from(), mv.to())]
+                    + i32::from(mv.promotes()) * (1 << 20)
+            };
+            keyed.push((key, index));
+        }
         // Stable: equal keys keep generation order, so the search is deterministic.
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
-        keyed.into_iter().map(|(_, index)| index).collect()
+        keyed.sort_by_key(|entry| std::cmp::Reverse(entry.0));
     }
 
     fn reward(&mut self, mv: &MoveOf<R>, depth: i32, ply: usize) {

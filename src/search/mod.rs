@@ -189,6 +189,7 @@ impl<R: Rules> Engine<R> {
             reversible_limit: game.rules().draws.reversible_plies,
             repetitions: game.rules().draws.repetitions,
             mandatory_capture: game.rules().mandatory_capture,
+            dead_draw: game.rules().draws.dead_draw.map(|(_, test)| test),
         };
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         let clock = TimeManager::new(&limits);

@@ -81,7 +81,7 @@ fn unpack(data: u64) -> (Entry, u8) {
         _ => Bound::Upper,
     };
     let generation = ((data >> 30) & 0x3F) as u8;
-    let mv = ((data >> 36) & 1 == 1).then(|| TtMove {
+    let mv = ((data >> 36) & 1 == 1).then_some(TtMove {
         index: (data >> 37) as u8,
         from: (data >> 45) as u8,
         to: (data >> 53) as u8,
@@ -170,7 +170,7 @@ impl TranspositionTable {
     /// Permille of the first thousand entries used in the current search (for `hashfull`).
     pub fn fill_permille(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let mut used = 0;
+        let mut used: u32 = 0;
         let mut seen = 0;
         for bucket in self.buckets.iter().take(250) {
             for (_, data) in &bucket.words {
@@ -181,7 +181,7 @@ impl TranspositionTable {
                 }
             }
         }
-        if seen == 0 { 0 } else { used * 1000 / seen }
+        (used * 1000).checked_div(seen).unwrap_or(0)
     }
 }
 

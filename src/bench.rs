@@ -1,0 +1,88 @@
+//! `damas bench`: a fixed list of positions from several variants searched to a fixed depth on
+//! one thread with a fresh 16 MiB table each; the total node count is the project's signature
+//! for search changes (it must not change in a commit that says "No functional change").
+
+use crate::game::Game;
+use crate::notation::{fen, moves};
+use crate::rules::{Rules, Variant};
+use crate::search::{Engine, Limits, Silent};
+use crate::with_variant;
+use std::time::{Duration, Instant};
+
+/// The bench positions: (variant, FEN, description).
+pub const POSITIONS: &[(Variant, &str, &str)] = &[
+    (Variant::English, "B:W21-32:B1-12", "english start"),
+    (
+        Variant::English,
+        "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15",
+        "english opening",
+    ),
+    (Variant::English, "B:WK27,K26,21,19:BK5,K10,8,12", "english kings"),
+    (Variant::International, "W:W31-50:B1-20", "international start"),
+    (
+        Variant::International,
+        "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+        "woldouby",
+    ),
+    (
+        Variant::International,
+        "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+        "random178",
+    ),
+    (
+        Variant::Russian,
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "russian start",
+    ),
+    (
+        Variant::Brazilian,
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "brazilian start",
+    ),
+    (
+        Variant::Turkish,
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+        "turkish start",
+    ),
+    (Variant::Italian, "W:W21-32:B1-12", "italian start"),
+    (Variant::Spanish, "W:W1-12:B21-32", "spanish start"),
+    (Variant::Frisian, "W:W31-50:B1-20", "frisian start"),
+];
+
+/// Default bench depth.
+pub const DEPTH: u32 = 9;
+
+/// Runs the bench, printing one line per position and the signature line last. Returns the
+/// total node count.
+pub fn run(depth: u32) -> u64 {
+    let started = Instant::now();
+    let mut total = 0;
+    let mut searching = Duration::ZERO;
+    for (variant, text, name) in POSITIONS {
+        let (nodes, time, line) = with_variant!(*variant, R => one::<R>(text, depth));
+        println!("{name:<22} {line}");
+        total += nodes;
+        searching += time;
+    }
+    let seconds = searching.as_secs_f64().max(1e-9);
+    eprintln!(
+        "bench: {} positions, depth {depth}, {:.2} s",
+        POSITIONS.len(),
+        started.elapsed().as_secs_f64()
+    );
+    println!("Bench: {total} nodes {} nps", (total as f64 / seconds) as u64);
+    total
+}
+
+fn one<R: Rules>(text: &str, depth: u32) -> (u64, Duration, String) {
+    let Ok(position) = fen::parse::<R>(text) else {
+        return (0, Duration::ZERO, format!("bad bench FEN {text}"));
+    };
+    let game = Game::new(position);
+    let mut engine = Engine::<R>::new(1, 16);
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let result = engine.go(&game, limits, false, &mut Silent);
+    let best = result.best.map_or("none".to_string(), |mv| moves::to_pdn(&position, &mv));
+    let line = format!("nodes {:>10}  score {:>6}  best {best}", result.nodes, result.score);
+    (result.nodes, result.time, line)
+}

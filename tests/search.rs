@@ -1,0 +1,107 @@
+//! Search behaviour that does not depend on timing: wins found and converted, draws seen,
+//! every non-time limit respected, single-thread determinism (the bench signature's basis).
+
+use damas::game::Game;
+use damas::notation::{fen, moves};
+use damas::rules::*;
+use damas::search::{Engine, Limits, SearchResult, Silent, WIN, WIN_BOUND};
+
+fn search<R: Rules>(text: &str, limits: Limits) -> (String, SearchResult<R>) {
+    let position = fen::parse::<R>(text).expect("test FEN");
+    let game = Game::new(position);
+    let mut engine = Engine::<R>::new(1, 8);
+    let result = engine.go(&game, limits, false, &mut Silent);
+    let best = result.best.map(|mv| moves::to_pdn(&position, &mv)).unwrap_or_default();
+    (best, result)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+#[test]
+fn takes_the_last_piece_at_once() {
+    // English: White man c3 (22) takes Black's last man on d4 (18): a win in one ply.
+    let (best, result) = search::<English>("W:W22,30:B18", depth(6));
+    assert_eq!(best, "22x15");
+    assert_eq!(result.score, WIN - 1);
+    // International: 28x17 takes the last black man.
+    let (best, result) = search::<International>("W:W28,47:B22", depth(6));
+    assert_eq!(best, "28x17");
+    assert_eq!(result.score, WIN - 1);
+    // Turkish: the king takes the last piece along the file.
+    let (best, result) = search::<Turkish>("W:WKa1:Ba5,b6", depth(4));
+    assert!(result.score >= WIN_BOUND, "{best} {}", result.score);
+}
+
+#[test]
+fn prefers_the_quicker_win() {
+    // English: three white kings and Black's last man on 18, which 22x15 or 23x14 takes at once.
+    // At every depth the score is the win in one ply, never a longer one.
+    for d in [2, 8, 12] {
+        let (_, result) = search::<English>("W:WK22,K23,K26:B18", depth(d));
+        assert_eq!(result.score, WIN - 1, "depth {d}");
+    }
+}
+
+#[test]
+fn losing_variants_want_to_lose_their_pieces() {
+    // Antidraughts: White must take 28x17, is then the only side with a piece, and Black, with
+    // none, has no move: Black wins. From White's side that is a loss.
+    let (_, result) = search::<Antidraughts>("W:W28:B22", depth(4));
+    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+    // Giveaway checkers: White must take 22x15, Black then has no piece and so no move: Black
+    // wins.
+    let (best, result) = search::<EnglishLosing>("W:W22:B18", depth(6));
+    assert_eq!(best, "22x15");
+    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+}
+
+#[test]
+fn dead_draws_score_zero() {
+    // Frisian king against king, Turkish one man each: drawn by rule.
+    let (_, frisian) = search::<Frisian>("W:WK46:BK4", depth(6));
+    assert_eq!(frisian.score, 0);
+    let (_, turkish) = search::<Turkish>("W:Wa3:Bh6", depth(6));
+    assert_eq!(turkish.score, 0);
+}
+
+#[test]
+fn depth_and_node_limits() {
+    let start = "W:W31-50:B1-20";
+    let (_, result) = search::<International>(start, depth(5));
+    assert_eq!(result.depth, 5);
+    assert!(!result.pv.is_empty());
+    let limits = Limits { nodes: Some(20_000), ..Limits::default() };
+    let (_, result) = search::<International>(start, limits);
+    assert!(result.nodes >= 20_000 && result.nodes < 20_000 + 2_048, "{} nodes", result.nodes);
+}
+
+#[test]
+fn single_thread_search_is_deterministic() {
+    for text in
+        ["W:W31-50:B1-20", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"]
+    {
+        let (best_a, a) = search::<International>(text, depth(7));
+        let (best_b, b) = search::<International>(text, depth(7));
+        assert_eq!((best_a, a.nodes, a.score), (best_b, b.nodes, b.score));
+        assert_eq!(a.pv, b.pv);
+    }
+}
+
+#[test]
+fn stop_from_another_thread_returns_a_legal_move() {
+    let position = fen::parse::<International>("W:W31-50:B1-20").unwrap();
+    let game = Game::new(position);
+    let mut engine = Engine::<International>::new(2, 8);
+    let control = engine.control();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        control.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let limits = Limits { infinite: true, ..Limits::default() };
+    let result = engine.go(&game, limits, false, &mut Silent);
+    stopper.join().unwrap();
+    let best = result.best.expect("a move");
+    assert!(damas::movegen::legal_moves(&position).iter().any(|mv| *mv == best));
+}
