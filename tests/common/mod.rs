@@ -1,0 +1,80 @@
+//! Helpers shared by the rule tests: read a FEN, list the legal moves as PDN or Hub text with a
+//! duplicate check, play a move by its text. Each test file uses a subset.
+#![allow(dead_code)]
+
+use damas::movegen::legal_moves;
+use damas::notation::{fen, moves};
+use damas::position::Position;
+use damas::rules::Rules;
+
+/// Parses a FEN of variant `R`, panicking with the variant and text on failure.
+pub fn position<R: Rules>(text: &str) -> Position<R> {
+    fen::parse::<R>(text)
+        .unwrap_or_else(|e| panic!("{:?}: cannot read FEN {text}: {e}", R::VARIANT))
+}
+
+/// The sorted PDN texts of the legal moves of `text`, after asserting that no move is listed
+/// twice (same from, to and captured set).
+pub fn pdn_moves<R: Rules>(text: &str) -> Vec<String> {
+    let pos = position::<R>(text);
+    let list = legal_moves(&pos);
+    let all = list.as_slice();
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert!(a != b, "{:?} {text}: move {a:?} listed twice", R::VARIANT);
+        }
+    }
+    let mut got: Vec<String> = all.iter().map(|mv| moves::to_pdn(&pos, mv)).collect();
+    got.sort();
+    got
+}
+
+/// Asserts that the legal moves of `text` hold no duplicate (same from, to and captured set)
+/// and that their sorted PDN texts equal the sorted `expected` list. Returns the position.
+pub fn assert_moves<R: Rules>(text: &str, expected: &[&str]) -> Position<R> {
+    let got = pdn_moves::<R>(text);
+    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(got, want, "{:?} {text}: legal moves", R::VARIANT);
+    position::<R>(text)
+}
+
+/// The sorted Hub texts of the legal moves of `text`.
+pub fn hub_moves<R: Rules>(text: &str) -> Vec<String> {
+    let pos = position::<R>(text);
+    let mut hubs: Vec<String> = legal_moves(&pos).iter().map(|mv| moves::to_hub::<R>(mv)).collect();
+    hubs.sort();
+    hubs
+}
+
+/// Plays the legal move whose PDN text is `pdn` and returns the FEN of the result.
+pub fn fen_after<R: Rules>(text: &str, pdn: &str) -> String {
+    let pos = position::<R>(text);
+    let list = legal_moves(&pos);
+    let mv = list
+        .iter()
+        .find(|mv| moves::to_pdn(&pos, mv) == pdn)
+        .unwrap_or_else(|| panic!("{:?} {text}: {pdn} is not legal", R::VARIANT));
+    let mut after = pos;
+    after.play(mv);
+    fen::write(&after)
+}
+
+/// Asserts that variant `A` (a derived rule set) generates exactly the moves of its base `B`
+/// on `text`, in PDN and in Hub form (so the captured sets agree too).
+pub fn assert_same_moves<A: Rules, B: Rules>(text: &str) {
+    assert_eq!(
+        pdn_moves::<A>(text),
+        pdn_moves::<B>(text),
+        "{:?} vs {:?} {text}: PDN moves",
+        A::VARIANT,
+        B::VARIANT
+    );
+    assert_eq!(
+        hub_moves::<A>(text),
+        hub_moves::<B>(text),
+        "{:?} vs {:?} {text}: Hub moves",
+        A::VARIANT,
+        B::VARIANT
+    );
+}
