@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 nodes=$(target/release/damas bench 2>/dev/null | awk '/^Bench:/ {print $2}')
-expected=$(git log --format=%B 2>/dev/null | awk '/^Bench: [0-9]+/ {print $2; exit}')
+expected=$(git log --format=%B 2>/dev/null | awk '/^Bench: [0-9]+/ && !found {print $2; found = 1}')
 echo "bench signature: ${nodes:-none} (last recorded: ${expected:-none})"
 if [ -z "$nodes" ]; then
     echo "damas bench printed no signature"; exit 1
