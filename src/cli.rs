@@ -87,6 +87,36 @@ pub enum Command {
         #[arg(default_value_t = crate::bench::DEPTH)]
         depth: u32,
     },
+    /// Plays games between two players on this engine (A's score, Elo with a 95% error bar):
+    /// `greedy` (1 ply), `depth=N`, `nodes=N` or `time=MS`. Pairs of games from the same
+    /// opening with colours swapped; every move is checked legal.
+    Match {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Player A.
+        #[arg(long, default_value = "depth=6")]
+        a: String,
+        /// Player B.
+        #[arg(long, default_value = "greedy")]
+        b: String,
+        /// Number of games (rounded up to an even number).
+        #[arg(long, short = 'n', default_value_t = 20)]
+        games: u32,
+        /// File of openings: one FEN per line, or the English ballot table (tab-separated, FEN
+        /// in the last column); default: random two-ply openings.
+        #[arg(long)]
+        openings: Option<String>,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Plies after which a game is adjudicated a draw.
+        #[arg(long, default_value_t = 300)]
+        max_plies: u32,
+        /// Print a line per game.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
     Analyze {
@@ -181,6 +211,30 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 Ok(())
             })
         }
+        Command::Match { variant, a, b, games, openings, seed, max_plies, verbose } => {
+            let variant: Variant = variant.parse()?;
+            let a = a.parse().map_err(UserError)?;
+            let b = b.parse().map_err(UserError)?;
+            let openings = match openings {
+                None => Vec::new(),
+                Some(path) => read_openings(&path)?,
+            };
+            let settings = crate::matchplay::MatchSettings {
+                a,
+                b,
+                games: games.max(1),
+                openings,
+                seed,
+                max_plies,
+                verbose,
+            };
+            let result = with_variant!(variant, R => crate::matchplay::run::<R>(&settings))
+                .map_err(UserError)?;
+            if result.illegal > 0 {
+                return Err(UserError(format!("{} illegal moves were played", result.illegal)));
+            }
+            Ok(())
+        }
         Command::Variants => {
             for variant in Variant::ALL {
                 println!("{:<16} {}", variant.name(), variant.description());
@@ -192,6 +246,23 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             with_variant!(variant, R => run_show::<R>(&position, flip))
         }
     }
+}
+
+/// Openings from a file: one FEN per line, or tab-separated lines whose last field is a FEN
+/// (the ballot table); `#` lines are comments.
+fn read_openings(path: &str) -> Result<Vec<String>, UserError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UserError(format!("cannot read openings file {path}: {e}")))?;
+    let fens: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| line.split('\t').next_back().map(str::to_string))
+        .collect();
+    if fens.is_empty() {
+        return Err(UserError(format!("no openings in {path}")));
+    }
+    Ok(fens)
 }
 
 /// The position the arguments describe: the FEN (or the start) and then the moves.

@@ -25,6 +25,7 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod geometry;
+pub mod matchplay;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -1,0 +1,242 @@
+//! `damas match`: games between two players on the same engine (fixed depth, fixed nodes, move
+//! time, or a 1-ply greedy player), in pairs with colours swapped from the same opening. Every
+//! move is checked legal by the game layer; a move over the time allowed is reported. Prints
+//! wins, draws and losses, the score and an Elo difference with a 95% error bar.
+
+use crate::eval::Evaluator;
+use crate::game::{Game, Outcome};
+use crate::movegen::legal_moves;
+use crate::notation::{fen, moves};
+use crate::position::{MoveOf, Position};
+use crate::rules::Rules;
+use crate::search::{Engine, Limits, Silent};
+use crate::types::Side;
+use std::time::Duration;
+
+/// How a player chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// The move with the best static evaluation one ply ahead.
+    Greedy,
+    /// Search to a fixed depth.
+    Depth(u32),
+    /// Search a fixed number of nodes.
+    Nodes(u64),
+    /// Search for a fixed time per move.
+    MoveTime(Duration),
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = String;
+
+    /// `greedy`, `depth=N`, `nodes=N` or `time=MS`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("player '{text}': use greedy, depth=N, nodes=N or time=MS");
+        if text == "greedy" {
+            return Ok(PlayerSpec::Greedy);
+        }
+        let (kind, value) = text.split_once('=').ok_or_else(bad)?;
+        let number: u64 = value.parse().map_err(|_| bad())?;
+        match kind {
+            "depth" if number > 0 => Ok(PlayerSpec::Depth(number as u32)),
+            "nodes" if number > 0 => Ok(PlayerSpec::Nodes(number)),
+            "time" if number > 0 => Ok(PlayerSpec::MoveTime(Duration::from_millis(number))),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// Settings of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Player A (its score is reported).
+    pub a: PlayerSpec,
+    /// Player B.
+    pub b: PlayerSpec,
+    /// Games to play (rounded up to pairs).
+    pub games: u32,
+    /// Start positions (FENs); random two-ply openings from the start when empty.
+    pub openings: Vec<String>,
+    /// Seed for the random openings.
+    pub seed: u64,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: u32,
+    /// Print one line per game.
+    pub verbose: bool,
+}
+
+/// Totals of a match, from A's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Games A won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games A lost.
+    pub losses: u32,
+    /// Illegal moves played (must be zero).
+    pub illegal: u32,
+    /// Moves that took longer than their time allowance.
+    pub over_time: u32,
+}
+
+impl MatchResult {
+    /// A's score as a fraction.
+    pub fn score(&self) -> f64 {
+        let games = f64::from(self.wins + self.draws + self.losses);
+        if games == 0.0 {
+            0.5
+        } else {
+            (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / games
+        }
+    }
+
+    /// Elo difference and its 95% error bar (trinomial model).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = f64::from(self.wins + self.draws + self.losses);
+        let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+        let p = self.score();
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let variance = (f64::from(self.wins) * (1.0 - p).powi(2)
+            + f64::from(self.draws) * (0.5 - p).powi(2)
+            + f64::from(self.losses) * p.powi(2))
+            / n;
+        let margin = 1.96 * (variance / n).sqrt();
+        (elo(p), (elo(p + margin) - elo(p - margin)) / 2.0)
+    }
+}
+
+struct Player<R: Rules> {
+    spec: PlayerSpec,
+    engine: Engine<R>,
+    evaluator: Evaluator<R>,
+}
+
+impl<R: Rules> Player<R> {
+    fn new(spec: PlayerSpec) -> Self {
+        Player { spec, engine: Engine::new(1, 16), evaluator: Evaluator::new() }
+    }
+
+    /// The player's move and the time it took.
+    fn choose(&mut self, game: &Game<R>) -> Option<(MoveOf<R>, Duration)> {
+        let started = std::time::Instant::now();
+        let limits = match self.spec {
+            PlayerSpec::Greedy => {
+                let position = game.position();
+                let best = game.legal_moves().iter().copied().max_by_key(|mv| {
+                    let mut child = *position;
+                    child.play(mv);
+                    -self.evaluator.evaluate(&child)
+                });
+                return best.map(|mv| (mv, started.elapsed()));
+            }
+            PlayerSpec::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
+            PlayerSpec::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
+            PlayerSpec::MoveTime(time) => Limits { move_time: Some(time), ..Limits::default() },
+        };
+        let result = self.engine.go(game, limits, false, &mut Silent);
+        result.best.map(|mv| (mv, started.elapsed()))
+    }
+}
+
+/// A deterministic random two-ply opening from the start position.
+fn random_opening<R: Rules>(state: &mut u64) -> Position<R> {
+    let mut position = Position::<R>::start();
+    for _ in 0..2 {
+        let list = legal_moves(&position);
+        if list.is_empty() {
+            break;
+        }
+        *state =
+            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let index = ((*state >> 33) % list.len() as u64) as usize;
+        position.play(&list.as_slice()[index]);
+    }
+    position
+}
+
+/// Plays the match and prints its progress and totals.
+///
+/// # Errors
+/// An opening FEN that cannot be read.
+pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
+    let mut a = Player::<R>::new(settings.a);
+    let mut b = Player::<R>::new(settings.b);
+    let mut result = MatchResult::default();
+    let mut state = settings.seed;
+    let pairs = settings.games.div_ceil(2);
+    for pair in 0..pairs {
+        let opening = if settings.openings.is_empty() {
+            random_opening::<R>(&mut state)
+        } else {
+            let text = &settings.openings[pair as usize % settings.openings.len()];
+            fen::parse::<R>(text).map_err(|e| e.to_string())?
+        };
+        for a_moves_first in [true, false] {
+            a.engine.new_game();
+            b.engine.new_game();
+            let mut game = Game::new(opening);
+            let a_side =
+                if a_moves_first { opening.side_to_move() } else { !opening.side_to_move() };
+            let outcome = loop {
+                let outcome = game.outcome();
+                if outcome != Outcome::Ongoing {
+                    break outcome;
+                }
+                if game.moves().count() as u32 >= settings.max_plies {
+                    break Outcome::Draw("adjudicated at the ply limit".into());
+                }
+                let a_to_move = game.position().side_to_move() == a_side;
+                let player = if a_to_move { &mut a } else { &mut b };
+                let Some((mv, took)) = player.choose(&game) else {
+                    break game.outcome();
+                };
+                if let PlayerSpec::MoveTime(allowed) = player.spec {
+                    if took > allowed + Duration::from_millis(5) {
+                        result.over_time += 1;
+                    }
+                }
+                if game.play(&mv).is_err() {
+                    result.illegal += 1;
+                    let text = moves::to_pdn(game.position(), &mv);
+                    eprintln!("illegal move {text} in {}", fen::write(game.position()));
+                    let loser = game.position().side_to_move();
+                    break Outcome::Win(!loser, "illegal move");
+                }
+            };
+            match &outcome {
+                Outcome::Win(side, _) if *side == a_side => result.wins += 1,
+                Outcome::Win(_, _) => result.losses += 1,
+                _ => result.draws += 1,
+            }
+            if settings.verbose {
+                let colour = if a_side == Side::White { "white" } else { "black" };
+                println!(
+                    "game {:>4}: A {colour:<5} {} after {} plies, from {}",
+                    2 * pair + u32::from(!a_moves_first) + 1,
+                    outcome,
+                    game.moves().count(),
+                    fen::write(&opening)
+                );
+            }
+        }
+    }
+    let (elo, error) = result.elo();
+    println!(
+        "A {:?} vs B {:?} ({}): +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  illegal moves {}  over time {}",
+        settings.a,
+        settings.b,
+        R::VARIANT,
+        result.wins,
+        result.draws,
+        result.losses,
+        100.0 * result.score(),
+        elo,
+        error,
+        result.illegal,
+        result.over_time
+    );
+    Ok(result)
+}
