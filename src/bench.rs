@@ -52,34 +52,36 @@ pub const POSITIONS: &[(Variant, &str, &str)] = &[
 /// Default bench depth.
 pub const DEPTH: u32 = 9;
 
-/// Runs the bench, printing one line per position and the signature line last. Returns the
-/// total node count.
-pub fn run(depth: u32) -> u64 {
+/// Runs the bench on `threads` threads, printing one line per position and the signature line
+/// last. Returns the total node count (deterministic with one thread).
+pub fn run(depth: u32, threads: usize) -> u64 {
     let started = Instant::now();
     let mut total = 0;
     let mut searching = Duration::ZERO;
     for (variant, text, name) in POSITIONS {
-        let (nodes, time, line) = with_variant!(*variant, R => one::<R>(text, depth));
+        let (nodes, time, line) = with_variant!(*variant, R => one::<R>(text, depth, threads));
         println!("{name:<22} {line}");
         total += nodes;
         searching += time;
     }
     let seconds = searching.as_secs_f64().max(1e-9);
     eprintln!(
-        "bench: {} positions, depth {depth}, {:.2} s",
+        "bench: {} positions, depth {depth}, {threads} thread{}, {:.3} s searching, {:.2} s in all",
         POSITIONS.len(),
+        if threads == 1 { "" } else { "s" },
+        searching.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
     println!("Bench: {total} nodes {} nps", (total as f64 / seconds) as u64);
     total
 }
 
-fn one<R: Rules>(text: &str, depth: u32) -> (u64, Duration, String) {
+fn one<R: Rules>(text: &str, depth: u32, threads: usize) -> (u64, Duration, String) {
     let Ok(position) = fen::parse::<R>(text) else {
         return (0, Duration::ZERO, format!("bad bench FEN {text}"));
     };
     let game = Game::new(position);
-    let mut engine = Engine::<R>::new(1, 16);
+    let mut engine = Engine::<R>::new(threads, 16);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = engine.go(&game, limits, false, &mut Silent);
     let best = result.best.map_or("none".to_string(), |mv| moves::to_pdn(&position, &mv));

@@ -86,6 +86,10 @@ pub enum Command {
         /// Depth of each search.
         #[arg(default_value_t = crate::bench::DEPTH)]
         depth: u32,
+        /// Search threads (the signature is defined for one; more threads measure lazy-SMP
+        /// speed-up: the time to reach the same depth).
+        #[arg(long, short = 't', default_value_t = 1)]
+        threads: usize,
     },
     /// Plays games between two players on this engine (A's score, Elo with a 95% error bar):
     /// `greedy` (1 ply), `depth=N`, `nodes=N` or `time=MS`. Pairs of games from the same
@@ -190,8 +194,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_moves::<R>(&position, style))
         }
-        Command::Bench { depth } => {
-            crate::bench::run(depth.max(1));
+        Command::Bench { depth, threads } => {
+            crate::bench::run(depth.max(1), threads.max(1));
             Ok(())
         }
         Command::Analyze { position, depth, time, threads, hash, json } => {
