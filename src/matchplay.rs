@@ -91,20 +91,42 @@ impl MatchResult {
         }
     }
 
-    /// Elo difference and its 95% error bar (trinomial model).
+    /// Elo difference and its 95% error bar (trinomial model, delta method). At a score of
+    /// 0% or 100% the difference is unbounded: it is reported at ±1200 with no bar.
     pub fn elo(&self) -> (f64, f64) {
         let n = f64::from(self.wins + self.draws + self.losses);
-        let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
         let p = self.score();
         if n == 0.0 {
             return (0.0, 0.0);
         }
+        if p <= 0.0 || p >= 1.0 {
+            return (if p >= 1.0 { 1200.0 } else { -1200.0 }, 0.0);
+        }
+        let elo = -400.0 * (1.0 / p - 1.0).log10();
         let variance = (f64::from(self.wins) * (1.0 - p).powi(2)
             + f64::from(self.draws) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
         let margin = 1.96 * (variance / n).sqrt();
-        (elo(p), (elo(p + margin) - elo(p - margin)) / 2.0)
+        // d(Elo)/dp = 400 / (ln 10 * p * (1 - p)).
+        (elo, margin * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_error_bars() {
+        let even = MatchResult { wins: 10, draws: 20, losses: 10, ..MatchResult::default() };
+        assert_eq!(even.elo().0, 0.0);
+        let strong = MatchResult { wins: 36, draws: 2, losses: 2, ..MatchResult::default() };
+        let (elo, error) = strong.elo();
+        assert!((elo - 436.0).abs() < 2.0 && error > 100.0 && error < 300.0, "{elo} {error}");
+        assert!(
+            "depth=6".parse::<PlayerSpec>().is_ok() && "depth=x".parse::<PlayerSpec>().is_err()
+        );
     }
 }
 
