@@ -113,23 +113,6 @@ impl MatchResult {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_and_error_bars() {
-        let even = MatchResult { wins: 10, draws: 20, losses: 10, ..MatchResult::default() };
-        assert_eq!(even.elo().0, 0.0);
-        let strong = MatchResult { wins: 36, draws: 2, losses: 2, ..MatchResult::default() };
-        let (elo, error) = strong.elo();
-        assert!((elo - 436.0).abs() < 2.0 && error > 100.0 && error < 300.0, "{elo} {error}");
-        assert!(
-            "depth=6".parse::<PlayerSpec>().is_ok() && "depth=x".parse::<PlayerSpec>().is_err()
-        );
-    }
-}
-
 struct Player<R: Rules> {
     spec: PlayerSpec,
     engine: Engine<R>,
@@ -261,4 +244,21 @@ pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
         result.over_time
     );
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_error_bars() {
+        let even = MatchResult { wins: 10, draws: 20, losses: 10, ..MatchResult::default() };
+        assert_eq!(even.elo().0, 0.0);
+        let strong = MatchResult { wins: 36, draws: 2, losses: 2, ..MatchResult::default() };
+        let (elo, error) = strong.elo();
+        assert!((elo - 436.0).abs() < 2.0 && error > 100.0 && error < 300.0, "{elo} {error}");
+        assert!(
+            "depth=6".parse::<PlayerSpec>().is_ok() && "depth=x".parse::<PlayerSpec>().is_err()
+        );
+    }
 }
