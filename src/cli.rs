@@ -16,11 +16,13 @@ use std::time::Instant;
 
 /// damas: a checkers and draughts engine for every major rule set.
 #[derive(Debug, Parser)]
-#[command(name = "damas", version, about, arg_required_else_help = true)]
+#[command(name = "damas", version, about)]
+#[command(after_help = "With no command, damas reads stdin: a first line `hub` starts the Hub \
+protocol, `uci` the UCI-style dialect, anything else the text mode (type `help`).")]
 pub struct Cli {
-    /// What to do.
+    /// What to do (default: protocol or text mode on stdin, chosen by the first line).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Position arguments shared by several commands.
@@ -42,6 +44,46 @@ pub struct PositionArgs {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Speaks the Hub protocol on stdin/stdout (Scan's; for the Hub GUI, pydraughts and
+    /// lidraughts-bot). The variant is the `variant` param (default normal, 10x10).
+    Hub,
+    /// Speaks a UCI-style dialect on stdin/stdout (PDN FENs and moves; English by default).
+    Uci,
+    /// Text mode for people: type `help`.
+    Text,
+    /// Plays DXP (DamExchange) matches over TCP: listens as the Follower by default.
+    Dxp {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:27531", conflicts_with = "connect")]
+        listen: String,
+        /// Connect to this address instead of listening.
+        #[arg(long)]
+        connect: Option<String>,
+        /// Propose the games (Initiator) instead of answering requests.
+        #[arg(long)]
+        initiator: bool,
+        /// Games to play, then exit (0: keep serving).
+        #[arg(long, default_value_t = 0)]
+        games: u32,
+        /// Minutes per player per game, as Initiator.
+        #[arg(long, default_value_t = 3)]
+        time: u32,
+        /// Moves per game in that time (0: no limit), as Initiator.
+        #[arg(long, default_value_t = 75)]
+        moves: u32,
+        /// Most seconds to think about one move, whatever the clock allows.
+        #[arg(long)]
+        max_move_time: Option<f64>,
+        /// Rule set (a 10x10 one).
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: String,
+        /// Search threads (default: all cores).
+        #[arg(long, short = 't')]
+        threads: Option<usize>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Counts move paths to a depth (perft), with time and leaves per second.
     Perft {
         /// Depth in plies (a whole capture is one ply).
@@ -169,7 +211,55 @@ impl<E: std::error::Error> From<E> for UserError {
 /// # Errors
 /// A bad variant name, FEN or argument.
 pub fn run(cli: Cli) -> Result<(), UserError> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        crate::protocol::run_auto();
+        return Ok(());
+    };
+    match command {
+        Command::Hub => {
+            crate::protocol::hub::run(crate::protocol::Input::stdin());
+            Ok(())
+        }
+        Command::Uci => {
+            crate::protocol::uci::run(crate::protocol::Input::stdin());
+            Ok(())
+        }
+        Command::Text => {
+            crate::protocol::text::run(crate::protocol::Input::stdin());
+            Ok(())
+        }
+        Command::Dxp {
+            listen,
+            connect,
+            initiator,
+            games,
+            time,
+            moves,
+            max_move_time,
+            variant,
+            threads,
+            hash,
+        } => {
+            let variant: Variant = variant.parse()?;
+            if let Some(seconds) = max_move_time {
+                if !(seconds.is_finite() && seconds > 0.0) {
+                    return Err(UserError("--max-move-time must be a positive number".into()));
+                }
+            }
+            let settings = crate::protocol::dxp::Settings {
+                address: connect.clone().unwrap_or(listen),
+                connect: connect.is_some(),
+                initiator,
+                games,
+                minutes: time,
+                moves,
+                max_move_time,
+                threads: threads.unwrap_or_else(default_threads).max(1),
+                hash: hash.max(1),
+            };
+            with_variant!(variant, R => crate::protocol::dxp::run::<R>(&settings))
+                .map_err(UserError)
+        }
         Command::Perft { depth, position, divide, paths, every_stop, threads } => {
             let variant: Variant = position.variant.parse()?;
             let convention = match (paths, every_stop) {
@@ -205,9 +295,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                     return Err(UserError("--time must be a positive number of seconds".into()));
                 }
             }
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = threads.unwrap_or_else(default_threads);
             let settings = crate::analyze::Settings { depth, seconds: time, threads, hash, json };
             with_variant!(variant, R => {
                 let start = load::<R>(&position)?;
@@ -250,6 +338,11 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             with_variant!(variant, R => run_show::<R>(&position, flip))
         }
     }
+}
+
+/// All cores.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// Openings from a file: one FEN per line, or tab-separated lines whose last field is a FEN

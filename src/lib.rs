@@ -30,6 +30,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod types;

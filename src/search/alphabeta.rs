@@ -61,6 +61,10 @@ pub struct Searcher<R: Rules> {
     pub nodes: u64,
     /// Deepest ply reached in the current search.
     pub seldepth: usize,
+    /// Root moves left out of the search (the lines already found by a multi-PV search).
+    pub excluded: Vec<MoveOf<R>>,
+    /// Sum of the plies of the evaluated leaves, and their number: the mean depth reached.
+    pub leaf_plies: (u64, u64),
     main: bool,
     clock: Option<TimeManager>,
     node_limit: Option<u64>,
@@ -92,6 +96,8 @@ impl<R: Rules> Searcher<R> {
             reversible: vec![0; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
+            leaf_plies: (0, 0),
+            excluded: Vec::new(),
             main,
             clock: None,
             node_limit: None,
@@ -109,6 +115,8 @@ impl<R: Rules> Searcher<R> {
     pub fn prepare(&mut self, history: History, limits: &Limits, clock: Option<TimeManager>) {
         self.nodes = 0;
         self.seldepth = 0;
+        self.leaf_plies = (0, 0);
+        self.excluded.clear();
         self.node_limit = if self.main { limits.nodes } else { None };
         self.clock = if self.main { clock } else { None };
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -179,6 +187,9 @@ impl<R: Rules> Searcher<R> {
         if self.nodes & 1023 == 0 {
             control.nodes.fetch_add(1024, Ordering::Relaxed);
             if self.main {
+                if control.ponder_hit.swap(false, Ordering::Relaxed) {
+                    self.restart_clock();
+                }
                 let out_of_time = !control.ponder.load(Ordering::Relaxed)
                     && self.clock.as_ref().is_some_and(TimeManager::hard_expired);
                 let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
@@ -259,6 +270,8 @@ impl<R: Rules> Searcher<R> {
         if depth <= 0 && (!must_capture || !self.game.mandatory_capture) {
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply);
+            self.leaf_plies.0 += ply as u64;
+            self.leaf_plies.1 += 1;
             return self.evaluate(position);
         }
         self.nodes += 1;
@@ -297,8 +310,12 @@ impl<R: Rules> Searcher<R> {
         let mut best = -INFINITY;
         let mut best_index = order[0].1;
         let forced = list.len() == 1;
-        for (count, &(_, index)) in order.iter().enumerate() {
+        let mut count = 0;
+        for &(_, index) in order.iter() {
             let mv = list.as_slice()[index];
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             let mut child = *position;
             child.play(&mv);
             let irreversible = mv.is_capture() || !position.kings().contains(mv.from());
@@ -345,6 +362,7 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             self.path.pop();
+            count += 1;
             if control.stop.load(Ordering::Relaxed) {
                 self.lists[ply] = list;
                 self.orders[ply] = order;
@@ -371,6 +389,10 @@ impl<R: Rules> Searcher<R> {
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
         self.orders[ply] = order;
+        if ply == 0 && !self.excluded.is_empty() {
+            // A root searched without some moves is not the position's true value.
+            return best;
+        }
         // Step 6. Store.
         let bound = if best >= beta {
             Bound::Lower

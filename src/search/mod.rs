@@ -38,13 +38,39 @@ pub struct Control {
     pub nodes: AtomicU64,
 }
 
+impl Control {
+    /// Clears the flags for a new search (`ponder`: the clock waits for a ponder hit).
+    pub fn prepare(&self, ponder: bool) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.ponder.store(ponder, Ordering::Relaxed);
+        self.ponder_hit.store(false, Ordering::Relaxed);
+        self.nodes.store(0, Ordering::Relaxed);
+    }
+
+    /// Stops every searching thread; the search still returns its best move so far.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on with the clock running.
+    pub fn hit(&self) {
+        if self.ponder.swap(false, Ordering::Relaxed) {
+            self.ponder_hit.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Progress of a search, reported after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct Info<R: Rules> {
     /// Depth completed.
     pub depth: u32,
+    /// Which line this is (1 = the best) when several are searched.
+    pub multipv: usize,
     /// Deepest ply reached.
     pub seldepth: u32,
+    /// Mean ply of the evaluated leaves (the main thread's).
+    pub mean_depth: f64,
     /// Score for the side to move.
     pub score: Score,
     /// Nodes searched by all threads.
@@ -92,6 +118,7 @@ pub struct Engine<R: Rules> {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
+    multipv: usize,
 }
 
 impl<R: Rules> Engine<R> {
@@ -101,6 +128,7 @@ impl<R: Rules> Engine<R> {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
+            multipv: 1,
         };
         engine.set_threads(threads);
         engine
@@ -114,6 +142,12 @@ impl<R: Rules> Engine<R> {
             let main = self.searchers.is_empty();
             self.searchers.push(Mutex::new(Searcher::new(main)));
         }
+    }
+
+    /// Sets how many principal variations the main thread searches and reports (the best move
+    /// is the first line's).
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
     }
 
     /// Number of search threads.
@@ -143,14 +177,13 @@ impl<R: Rules> Engine<R> {
 
     /// Stops the running search; `go` returns its best move so far.
     pub fn stop(&self) {
-        self.control.stop.store(true, Ordering::Relaxed);
+        self.control.request_stop();
     }
 
     /// The opponent played the expected move: the ponder search goes on as a normal search
     /// with the clock starting now.
     pub fn ponder_hit(&self) {
-        self.control.ponder_hit.store(true, Ordering::Relaxed);
-        self.control.ponder.store(false, Ordering::Relaxed);
+        self.control.hit();
     }
 
     /// Searches the game's current position within `limits`, reporting to `sink`. With `ponder`
@@ -162,15 +195,24 @@ impl<R: Rules> Engine<R> {
         ponder: bool,
         sink: &mut dyn InfoSink<R>,
     ) -> SearchResult<R> {
+        self.control.prepare(ponder);
+        self.go_prepared(game, limits, sink)
+    }
+
+    /// [`Engine::go`] after the caller has prepared the flags with [`Control::prepare`]: a stop
+    /// that arrives before the search starts is not lost.
+    pub fn go_prepared(
+        &mut self,
+        game: &Game<R>,
+        limits: Limits,
+        sink: &mut dyn InfoSink<R>,
+    ) -> SearchResult<R> {
         let started = Instant::now();
         let root = *game.position();
         let mut legal = MoveList::new();
         generate_with(&root, &mut legal, game.rules().mandatory_capture);
         let control = &*self.control;
-        control.stop.store(false, Ordering::Relaxed);
-        control.ponder.store(ponder, Ordering::Relaxed);
-        control.ponder_hit.store(false, Ordering::Relaxed);
-        control.nodes.store(0, Ordering::Relaxed);
+        let ponder = control.ponder.load(Ordering::Relaxed);
         if legal.is_empty() {
             return SearchResult {
                 best: None,
@@ -194,7 +236,11 @@ impl<R: Rules> Engine<R> {
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         let clock = TimeManager::new(&limits);
         let tt = &*self.tt;
-        let single_move = legal.len() == 1 && !limits.infinite && !ponder && limits.depth.is_none();
+        let single_move = legal.len() == 1
+            && !limits.infinite
+            && !limits.analysis
+            && !ponder
+            && limits.depth.is_none();
         let mut best: Option<alphabeta::Iteration<R>> = None;
         std::thread::scope(|scope| {
             for (index, slot) in self.searchers.iter().enumerate().skip(1) {
@@ -219,24 +265,48 @@ impl<R: Rules> Engine<R> {
                 return;
             };
             main.prepare(history.clone(), &limits, Some(clock));
-            let mut previous = None;
+            let lines = self.multipv.clamp(1, legal.len());
+            let mut previous: Vec<Score> = Vec::new();
             for depth in 1..=max_depth {
                 if control.ponder_hit.swap(false, Ordering::Relaxed) {
                     main.restart_clock();
                 }
-                let Some(iteration) = main.iterate(&root, depth, previous, tt, control) else {
+                // Each further line searches the root without the moves of the lines above it.
+                let mut found: Vec<alphabeta::Iteration<R>> = Vec::with_capacity(lines);
+                for line in 0..lines {
+                    let guess = previous.get(line).copied();
+                    let Some(iteration) = main.iterate(&root, depth, guess, tt, control) else {
+                        break;
+                    };
+                    let Some(&first) = iteration.pv.first() else { break };
+                    main.excluded.push(first);
+                    found.push(iteration);
+                }
+                main.excluded.clear();
+                if found.len() < lines {
+                    // Stopped mid-iteration: the first line, if complete, is still the best move.
+                    if lines > 1 {
+                        if let Some(first) = found.into_iter().next() {
+                            best = Some(first);
+                        }
+                    }
                     break;
-                };
-                previous = Some(iteration.score);
-                let info = Info {
-                    depth,
-                    seldepth: main.seldepth as u32,
-                    score: iteration.score,
-                    nodes: control.nodes.load(Ordering::Relaxed) + main.nodes % 1024,
-                    time: started.elapsed(),
-                    pv: iteration.pv.clone(),
-                };
-                sink.info(&info);
+                }
+                found.sort_by_key(|iteration| -iteration.score);
+                previous = found.iter().map(|iteration| iteration.score).collect();
+                for (index, iteration) in found.iter().enumerate() {
+                    sink.info(&Info {
+                        depth,
+                        multipv: index + 1,
+                        seldepth: main.seldepth as u32,
+                        mean_depth: main.leaf_plies.0 as f64 / main.leaf_plies.1.max(1) as f64,
+                        score: iteration.score,
+                        nodes: control.nodes.load(Ordering::Relaxed) + main.nodes % 1024,
+                        time: started.elapsed(),
+                        pv: iteration.pv.clone(),
+                    });
+                }
+                let iteration = found.swap_remove(0);
                 let decisive = iteration.score.abs() >= WIN_BOUND
                     && WIN - iteration.score.abs() <= depth as Score;
                 best = Some(iteration);

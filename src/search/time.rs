@@ -21,6 +21,8 @@ pub struct Limits {
     pub moves_to_go: Option<u32>,
     /// Search until told to stop (analysis, pondering).
     pub infinite: bool,
+    /// Analysis: search even a single legal move, to show its score and line.
+    pub analysis: bool,
 }
 
 /// Time kept back on every move for the protocol round trip.

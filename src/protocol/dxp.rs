@@ -1,0 +1,768 @@
+//! DXP (DamExchange), the TCP protocol of 10x10 engine-against-engine matches: NUL-terminated
+//! messages GAMEREQ `R`, GAMEACC `A`, MOVE `M`, GAMEEND `E`, BACKREQ `B`, BACKACC `K`, CHAT `C`
+//! (layouts in ../shared/reference/protocols.md section 2). damas listens as the Follower by
+//! default (pydraughts' `DXPEngine` connects and initiates), or connects and initiates.
+//!
+//! Bad input never ends the program: a malformed, oversized or unexpected message gets a CHAT
+//! `error: ...` and the session goes on; an illegal move also ends that game with `E00`.
+
+use crate::bitset::BitSet;
+use crate::game::{Game, Outcome};
+use crate::geometry::Geometry;
+use crate::notation::squares;
+use crate::position::{Bits, MoveOf, Position};
+use crate::rules::{Numbering, Rules};
+use crate::search::{Engine, Limits, Silent, WIN_BOUND};
+use crate::types::{Piece, Side};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+/// Longest message body the protocol allows (127 characters before the NUL).
+pub const MAX_MESSAGE: usize = 127;
+
+/// A DXP message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// `C`: free text.
+    Chat(String),
+    /// `R`: the Initiator proposes a game.
+    GameRequest {
+        /// Protocol version (1).
+        version: u32,
+        /// The Initiator's name.
+        name: String,
+        /// The colour the Follower plays.
+        follower: Side,
+        /// Thinking time per player for the whole game, minutes.
+        minutes: u32,
+        /// Moves to play in that time (0: no limit).
+        moves: u32,
+        /// A start position other than the usual one: side to move and 50 squares
+        /// (`e`, `w`, `z`, `W`, `Z`).
+        position: Option<(Side, String)>,
+    },
+    /// `A`: the Follower answers a request (0 accepts).
+    GameAccept {
+        /// The Follower's name.
+        name: String,
+        /// 0 accept, 1 version refused, 2 this game refused, 3 every game refused.
+        code: u32,
+    },
+    /// `M`: a move with the captured squares.
+    Move {
+        /// Seconds used on the move.
+        seconds: u32,
+        /// Origin square, 1..50.
+        from: u32,
+        /// Destination square.
+        to: u32,
+        /// Captured squares, any order.
+        captured: Vec<u32>,
+    },
+    /// `E`: the game ends (reason 0 none, 1 I lose, 2 draw, 3 I win; stop 1: no more games).
+    GameEnd {
+        /// Why.
+        reason: u32,
+        /// 0: another game may follow; 1: stop.
+        stop: u32,
+    },
+    /// `B`: go back to a move number with the given side to move.
+    BackRequest {
+        /// Move number, 1 = the first move.
+        number: u32,
+        /// The side to move there.
+        side: Side,
+    },
+    /// `K`: the answer to `B` (0 accept, 1 not supported, 2 refused).
+    BackAccept {
+        /// The code.
+        code: u32,
+    },
+}
+
+fn colour(letter: char) -> Option<Side> {
+    match letter {
+        'W' => Some(Side::White),
+        'Z' => Some(Side::Black),
+        _ => None,
+    }
+}
+
+fn colour_letter(side: Side) -> char {
+    match side {
+        Side::White => 'W',
+        Side::Black => 'Z',
+    }
+}
+
+/// A 32-character name field: spaces on the right, never starting with a space.
+fn name_field(name: &str) -> String {
+    let clean: String =
+        name.trim().chars().filter(|c| c.is_ascii_graphic() || *c == ' ').take(32).collect();
+    format!("{clean:<32}")
+}
+
+impl Message {
+    /// Reads a message body (without its NUL).
+    ///
+    /// # Errors
+    /// A wrong length, an unknown type or a field that is not a number.
+    pub fn parse(text: &str) -> Result<Message, String> {
+        if !text.is_ascii() {
+            return Err("a DXP message is ASCII".to_string());
+        }
+        if text.len() > MAX_MESSAGE {
+            return Err(format!("message of {} characters (at most {MAX_MESSAGE})", text.len()));
+        }
+        let field = |from: usize, to: usize| -> Result<u32, String> {
+            text.get(from..to)
+                .filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|digits| digits.parse().ok())
+                .ok_or_else(|| format!("'{text}': characters {from}..{to} must be digits"))
+        };
+        let length = |expected: usize| -> Result<(), String> {
+            if text.len() == expected {
+                Ok(())
+            } else {
+                Err(format!("'{text}': {} characters, expected {expected}", text.len()))
+            }
+        };
+        let letter = |at: usize| text[at..].chars().next();
+        match text.chars().next() {
+            Some('C') => Ok(Message::Chat(text[1..].to_string())),
+            Some('R') => {
+                if text.len() != 43 && text.len() != 94 {
+                    return Err(format!(
+                        "GAMEREQ '{text}': {} characters, expected 43 or 94",
+                        text.len()
+                    ));
+                }
+                let follower = colour(text.as_bytes()[35] as char)
+                    .ok_or_else(|| "GAMEREQ: the follower's colour must be W or Z".to_string())?;
+                let position = match (text.as_bytes()[42], text.len()) {
+                    (b'A', 43) => None,
+                    (b'B', 94) => {
+                        let side = colour(text.as_bytes()[43] as char).ok_or_else(|| {
+                            "GAMEREQ: the side to move must be W or Z".to_string()
+                        })?;
+                        Some((side, text[44..94].to_string()))
+                    }
+                    _ => return Err("GAMEREQ: start flag must be A (43 chars) or B (94)".into()),
+                };
+                Ok(Message::GameRequest {
+                    version: field(1, 3)?,
+                    name: text[3..35].trim_end().to_string(),
+                    follower,
+                    minutes: field(36, 39)?,
+                    moves: field(39, 42)?,
+                    position,
+                })
+            }
+            Some('A') => {
+                length(34)?;
+                Ok(Message::GameAccept {
+                    name: text[1..33].trim_end().to_string(),
+                    code: field(33, 34)?,
+                })
+            }
+            Some('M') => {
+                if text.len() < 11 {
+                    return Err(format!("MOVE '{text}' is too short"));
+                }
+                let count = field(9, 11)? as usize;
+                length(11 + 2 * count)?;
+                let captured =
+                    (0..count).map(|i| field(11 + 2 * i, 13 + 2 * i)).collect::<Result<_, _>>()?;
+                Ok(Message::Move {
+                    seconds: field(1, 5)?,
+                    from: field(5, 7)?,
+                    to: field(7, 9)?,
+                    captured,
+                })
+            }
+            Some('E') => {
+                length(3)?;
+                Ok(Message::GameEnd { reason: field(1, 2)?, stop: field(2, 3)? })
+            }
+            Some('B') => {
+                length(5)?;
+                let side = letter(4)
+                    .and_then(colour)
+                    .ok_or_else(|| "BACKREQ: the colour must be W or Z".to_string())?;
+                Ok(Message::BackRequest { number: field(1, 4)?, side })
+            }
+            Some('K') => {
+                length(2)?;
+                Ok(Message::BackAccept { code: field(1, 2)? })
+            }
+            Some(other) => Err(format!("unknown message type '{}'", other.escape_default())),
+            None => Err("empty message".to_string()),
+        }
+    }
+
+    /// The message body as sent (without the NUL).
+    pub fn write(&self) -> String {
+        match self {
+            Message::Chat(text) => {
+                let clean: String = text
+                    .chars()
+                    .map(|c| if c.is_ascii() && c != '\0' { c } else { '?' })
+                    .take(MAX_MESSAGE - 1)
+                    .collect();
+                format!("C{clean}")
+            }
+            Message::GameRequest { version, name, follower, minutes, moves, position } => {
+                let mut text = format!(
+                    "R{:02}{}{}{:03}{:03}",
+                    version.min(&99),
+                    name_field(name),
+                    colour_letter(*follower),
+                    minutes.min(&999),
+                    moves.min(&999)
+                );
+                match position {
+                    None => text.push('A'),
+                    Some((side, squares)) => {
+                        text.push('B');
+                        text.push(colour_letter(*side));
+                        text.push_str(squares);
+                    }
+                }
+                text
+            }
+            Message::GameAccept { name, code } => format!("A{}{}", name_field(name), code % 10),
+            Message::Move { seconds, from, to, captured } => {
+                let mut text =
+                    format!("M{:04}{:02}{:02}{:02}", seconds.min(&9999), from, to, captured.len());
+                for square in captured {
+                    text.push_str(&format!("{square:02}"));
+                }
+                text
+            }
+            Message::GameEnd { reason, stop } => format!("E{}{}", reason % 10, stop % 10),
+            Message::BackRequest { number, side } => {
+                format!("B{:03}{}", number.min(&999), colour_letter(*side))
+            }
+            Message::BackAccept { code } => format!("K{}", code % 10),
+        }
+    }
+}
+
+/// One message read from a stream: a body, a body that broke the rules, or the end.
+#[derive(Debug)]
+pub enum Received {
+    /// A complete message body.
+    Text(String),
+    /// Something that is not a message (too long, not ASCII); the reader skipped to the next NUL.
+    Bad(String),
+    /// The connection is closed.
+    Closed,
+}
+
+/// Reads NUL-terminated messages from a stream.
+pub struct Reader<T: Read> {
+    inner: BufReader<T>,
+}
+
+impl<T: Read> Reader<T> {
+    /// Wraps a stream.
+    pub fn new(stream: T) -> Self {
+        Reader { inner: BufReader::new(stream) }
+    }
+
+    /// The next message. A body longer than the protocol allows is reported and skipped, but only
+    /// 4 KiB of it is ever held; data after the last NUL at the end of the stream is dropped.
+    pub fn receive(&mut self) -> Received {
+        let mut body = Vec::new();
+        let mut oversized = false;
+        loop {
+            let chunk = match self.inner.fill_buf() {
+                Ok([]) | Err(_) => return Received::Closed,
+                Ok(chunk) => chunk,
+            };
+            let (used, ended) = match chunk.iter().position(|&b| b == 0) {
+                Some(at) => (at + 1, true),
+                None => (chunk.len(), false),
+            };
+            let data = &chunk[..if ended { used - 1 } else { used }];
+            if body.len() + data.len() > 4096 {
+                oversized = true;
+            } else {
+                body.extend_from_slice(data);
+            }
+            self.inner.consume(used);
+            if ended {
+                break;
+            }
+        }
+        let body = String::from_utf8_lossy(&body).trim_matches(['\r', '\n']).to_string();
+        if oversized || body.len() > MAX_MESSAGE {
+            return Received::Bad(format!("message longer than {MAX_MESSAGE} characters ignored"));
+        }
+        Received::Text(body)
+    }
+}
+
+/// How damas plays DXP.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Address to listen on (Follower) or to connect to (`connect`).
+    pub address: String,
+    /// Connect instead of listening.
+    pub connect: bool,
+    /// Propose the games (Initiator) instead of answering requests.
+    pub initiator: bool,
+    /// Games to play before exiting (0: as many as the other side wants).
+    pub games: u32,
+    /// Minutes per player per game, as Initiator.
+    pub minutes: u32,
+    /// Moves in that time (0: no limit), as Initiator.
+    pub moves: u32,
+    /// Most seconds to spend on one move, whatever the clock allows.
+    pub max_move_time: Option<f64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size, MiB.
+    pub hash: usize,
+}
+
+/// Runs DXP until the games are played (or forever as a listening Follower with `games` 0).
+///
+/// # Errors
+/// The address cannot be listened on or connected to.
+pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
+    if R::Geo::SQUARES != 50 {
+        return Err(format!("DXP is played on 10x10 boards; {} is not one", R::VARIANT.name()));
+    }
+    let mut engine = Engine::<R>::new(settings.threads, settings.hash);
+    let mut played = 0;
+    if settings.connect {
+        let stream = TcpStream::connect(&settings.address)
+            .map_err(|e| format!("cannot connect to {}: {e}", settings.address))?;
+        Connection::new(stream, settings, &mut engine)?.serve(&mut played);
+        return Ok(());
+    }
+    let listener = TcpListener::bind(&settings.address)
+        .map_err(|e| format!("cannot listen on {}: {e}", settings.address))?;
+    log::info!("DXP: listening on {}", settings.address);
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        match Connection::new(stream, settings, &mut engine) {
+            Ok(mut connection) => connection.serve(&mut played),
+            Err(error) => log::warn!("DXP: {error}"),
+        }
+        if settings.games > 0 && played >= settings.games {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// One game in progress.
+struct Match<R: Rules> {
+    game: Game<R>,
+    ours: Side,
+    /// Our remaining clock (None: no limit agreed).
+    clock: Option<Duration>,
+    /// Moves agreed for the game (0: no limit).
+    moves: u32,
+    /// Plies played before the first move number of the game (a custom start with Black to move
+    /// still numbers moves from 1).
+    first_side: Side,
+}
+
+/// A TCP connection with its role.
+struct Connection<'a, R: Rules> {
+    writer: TcpStream,
+    reader: Reader<TcpStream>,
+    settings: &'a Settings,
+    engine: &'a mut Engine<R>,
+    current: Option<Match<R>>,
+    /// Colour the Follower gets in our next request (Initiator only).
+    next_follower: Side,
+    /// The last score we found, for adjudication at the move limit.
+    last_score: i32,
+}
+
+impl<'a, R: Rules> Connection<'a, R> {
+    fn new(
+        stream: TcpStream,
+        settings: &'a Settings,
+        engine: &'a mut Engine<R>,
+    ) -> Result<Self, String> {
+        let _ = stream.set_nodelay(true);
+        let reader = stream.try_clone().map_err(|e| format!("cannot use the connection: {e}"))?;
+        Ok(Connection {
+            writer: stream,
+            reader: Reader::new(reader),
+            settings,
+            engine,
+            current: None,
+            next_follower: Side::Black,
+            last_score: 0,
+        })
+    }
+
+    fn send(&mut self, message: &Message) -> bool {
+        let mut bytes = message.write().into_bytes();
+        log::debug!("DXP send {}", String::from_utf8_lossy(&bytes));
+        bytes.push(0);
+        self.writer.write_all(&bytes).and_then(|()| self.writer.flush()).is_ok()
+    }
+
+    fn chat_error(&mut self, text: &str) -> bool {
+        log::warn!("DXP: {text}");
+        self.send(&Message::Chat(format!("error: {text}")))
+    }
+
+    /// Serves the connection until it closes, or until the games are played.
+    fn serve(&mut self, played: &mut u32) {
+        if self.settings.initiator && !self.request() {
+            return;
+        }
+        loop {
+            let text = match self.reader.receive() {
+                Received::Closed => return,
+                Received::Bad(why) => {
+                    if !self.chat_error(&why) {
+                        return;
+                    }
+                    continue;
+                }
+                Received::Text(text) => text,
+            };
+            log::debug!("DXP recv {text}");
+            let message = match Message::parse(&text) {
+                Ok(message) => message,
+                Err(why) => {
+                    if !self.chat_error(&why) {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            match self.handle(message, played) {
+                Flow::Go => {}
+                Flow::Close => return,
+            }
+        }
+    }
+
+    /// Sends our next game request (Initiator).
+    fn request(&mut self) -> bool {
+        let follower = self.next_follower;
+        self.next_follower = !follower;
+        let message = Message::GameRequest {
+            version: 1,
+            name: format!("damas {}", env!("CARGO_PKG_VERSION")),
+            follower,
+            minutes: self.settings.minutes,
+            moves: self.settings.moves,
+            position: None,
+        };
+        self.current = Some(self.new_match(Position::start(), !follower));
+        self.send(&message)
+    }
+
+    fn new_match(&self, start: Position<R>, ours: Side) -> Match<R> {
+        let minutes = self.settings.minutes;
+        Match {
+            game: Game::new(start),
+            ours,
+            clock: (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60)),
+            moves: self.settings.moves,
+            first_side: start.side_to_move(),
+        }
+    }
+
+    fn handle(&mut self, message: Message, played: &mut u32) -> Flow {
+        match message {
+            Message::Chat(text) => {
+                log::info!("DXP chat: {text}");
+                Flow::Go
+            }
+            Message::GameRequest { version, follower, minutes, moves, position, .. } => {
+                self.game_request(version, follower, minutes, moves, position)
+            }
+            Message::GameAccept { code, .. } => {
+                if !self.settings.initiator || self.current.is_none() {
+                    return flow(self.chat_error("GAMEACC without a request"));
+                }
+                if code != 0 {
+                    log::warn!("DXP: game refused (code {code})");
+                    self.current = None;
+                    return Flow::Close;
+                }
+                self.play_if_our_turn()
+            }
+            Message::Move { from, to, captured, .. } => self.their_move(from, to, captured),
+            Message::GameEnd { stop, .. } => {
+                let ok = self.send(&Message::GameEnd { reason: 0, stop });
+                if self.current.take().is_some() {
+                    *played += 1;
+                }
+                let done = self.settings.games > 0 && *played >= self.settings.games;
+                if !ok || stop == 1 || done {
+                    return Flow::Close;
+                }
+                if self.settings.initiator {
+                    return flow(self.request());
+                }
+                Flow::Go
+            }
+            Message::BackRequest { number, side } => self.back(number, side),
+            Message::BackAccept { .. } => Flow::Go,
+        }
+    }
+
+    fn game_request(
+        &mut self,
+        version: u32,
+        follower: Side,
+        minutes: u32,
+        moves: u32,
+        position: Option<(Side, String)>,
+    ) -> Flow {
+        let name = format!("damas {}", env!("CARGO_PKG_VERSION"));
+        if self.settings.initiator {
+            return flow(self.chat_error("GAMEREQ sent to the Initiator"));
+        }
+        if version != 1 {
+            return flow(self.send(&Message::GameAccept { name, code: 1 }));
+        }
+        let start = match &position {
+            None => Ok(Position::start()),
+            Some((side, squares)) => parse_position::<R>(*side, squares),
+        };
+        let start = match start {
+            Ok(start) => start,
+            Err(why) => {
+                self.chat_error(&why);
+                return flow(self.send(&Message::GameAccept { name, code: 2 }));
+            }
+        };
+        let game = Game::new(start);
+        if game.legal_moves().is_empty() {
+            self.chat_error("no legal move in the requested position");
+            return flow(self.send(&Message::GameAccept { name, code: 2 }));
+        }
+        self.current = Some(Match {
+            game,
+            ours: follower,
+            clock: (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60)),
+            moves,
+            first_side: start.side_to_move(),
+        });
+        self.engine.new_game();
+        if !self.send(&Message::GameAccept { name, code: 0 }) {
+            return Flow::Close;
+        }
+        self.play_if_our_turn()
+    }
+
+    fn their_move(&mut self, from: u32, to: u32, captured: Vec<u32>) -> Flow {
+        let Some(current) = &mut self.current else {
+            return flow(self.chat_error("MOVE outside a game"));
+        };
+        if current.game.position().side_to_move() == current.ours {
+            return flow(self.chat_error("MOVE received when it is our turn"));
+        }
+        let mut wanted = captured.clone();
+        wanted.sort_unstable();
+        let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);
+        let found = current.game.legal_moves().iter().copied().find(|mv: &MoveOf<R>| {
+            let mut taken: Vec<u32> = mv.captured().iter().map(number).collect();
+            taken.sort_unstable();
+            number(mv.from()) == from && number(mv.to()) == to && taken == wanted
+        });
+        let Some(mv) = found else {
+            let text = format!("illegal move {from}-{to} capturing {captured:?}; game ended");
+            self.current = None;
+            let ok = self.chat_error(&text) && self.send(&Message::GameEnd { reason: 0, stop: 0 });
+            return flow(ok);
+        };
+        current.game.play_unchecked(&mv);
+        self.play_if_our_turn()
+    }
+
+    /// When it is our turn: ends the game if it is over, else searches and sends our move.
+    fn play_if_our_turn(&mut self) -> Flow {
+        let Some(current) = &mut self.current else { return Flow::Go };
+        if current.game.position().side_to_move() != current.ours {
+            return Flow::Go;
+        }
+        let ours = current.ours;
+        let reason = match current.game.outcome() {
+            Outcome::Ongoing => None,
+            Outcome::Win(side, _) if side == ours => Some(3),
+            Outcome::Win(..) => Some(1),
+            Outcome::Draw(_) => Some(2),
+        };
+        let ply_limit = current.moves.saturating_mul(2);
+        let plies = current.game.moves().count() as u32;
+        let reason = reason.or_else(|| {
+            (ply_limit > 0 && plies >= ply_limit).then_some(match self.last_score {
+                s if s >= 300 => 3,
+                s if s <= -300 => 1,
+                _ => 2,
+            })
+        });
+        if let Some(reason) = reason {
+            if ply_limit > 0 && plies >= ply_limit {
+                let _ = self.send(&Message::Chat("move limit reached: adjudicated".to_string()));
+            }
+            return flow(self.send(&Message::GameEnd { reason, stop: 0 }));
+        }
+        let Some(current) = &mut self.current else { return Flow::Go };
+        let moves_left = if current.moves > 0 {
+            let ours_played = plies / 2;
+            Some(current.moves.saturating_sub(ours_played).max(1))
+        } else {
+            None
+        };
+        let mut limits =
+            Limits { time_left: current.clock, moves_to_go: moves_left, ..Limits::default() };
+        let cap = self.settings.max_move_time.map(Duration::from_secs_f64);
+        if current.clock.is_none() {
+            // No clock agreed (pydraughts sends 000 minutes for games under a minute).
+            limits.move_time = Some(cap.unwrap_or(Duration::from_secs(1)));
+        } else if let Some(cap) = cap {
+            limits.move_time = Some(cap.min(current.clock.unwrap_or(cap) / 2));
+            limits.time_left = None;
+        }
+        let started = Instant::now();
+        let result = self.engine.go(&current.game, limits, false, &mut Silent);
+        let used = started.elapsed();
+        if let Some(clock) = &mut current.clock {
+            *clock = clock.saturating_sub(used);
+        }
+        let Some(best) = result.best else { return Flow::Go };
+        self.last_score = if result.score.abs() >= WIN_BOUND {
+            result.score.signum() * 10_000
+        } else {
+            result.score
+        };
+        current.game.play_unchecked(&best);
+        let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);
+        let message = Message::Move {
+            seconds: used.as_secs() as u32,
+            from: number(best.from()),
+            to: number(best.to()),
+            captured: best.captured().iter().map(number).collect(),
+        };
+        flow(self.send(&message))
+    }
+
+    /// BACKREQ: go back to move `number` with `side` to move, if the game got that far.
+    fn back(&mut self, number: u32, side: Side) -> Flow {
+        let Some(current) = &mut self.current else {
+            return flow(self.send(&Message::BackAccept { code: 2 }));
+        };
+        let offset = u32::from(side != current.first_side);
+        let target = (number.max(1) - 1) * 2 + offset;
+        let plies = current.game.moves().count() as u32;
+        if number == 0 || target > plies {
+            return flow(self.send(&Message::BackAccept { code: 2 }));
+        }
+        for _ in target..plies {
+            current.game.undo();
+        }
+        if !self.send(&Message::BackAccept { code: 0 }) {
+            return Flow::Close;
+        }
+        self.play_if_our_turn()
+    }
+}
+
+enum Flow {
+    Go,
+    Close,
+}
+
+/// Go on when the last send worked, else close.
+fn flow(ok: bool) -> Flow {
+    if ok { Flow::Go } else { Flow::Close }
+}
+
+/// Reads a GAMEREQ position: 50 characters, `e` empty, `w`/`z` men, `W`/`Z` kings.
+///
+/// # Errors
+/// A wrong letter or an impossible position.
+pub fn parse_position<R: Rules>(side: Side, squares_text: &str) -> Result<Position<R>, String> {
+    if squares_text.len() != 50 {
+        return Err("a DXP position has 50 squares".to_string());
+    }
+    let mut pieces = [Bits::<R>::EMPTY; 2];
+    let mut kings = Bits::<R>::EMPTY;
+    for (index, letter) in squares_text.chars().enumerate() {
+        let square = index as u32 + 1;
+        let Some(bit) = squares::from_number::<R>(square, Numbering::TopLeft) else {
+            return Err(format!("square {square} does not exist"));
+        };
+        let (owner, piece) = match letter {
+            'e' => continue,
+            'w' => (Side::White, Piece::Man),
+            'z' => (Side::Black, Piece::Man),
+            'W' => (Side::White, Piece::King),
+            'Z' => (Side::Black, Piece::King),
+            other => return Err(format!("unknown letter '{other}' at square {square}")),
+        };
+        pieces[owner as usize] |= Bits::<R>::single(bit);
+        if piece == Piece::King {
+            kings |= Bits::<R>::single(bit);
+        }
+    }
+    Position::from_parts(pieces[0], pieces[1], kings, side)
+        .map_err(|e| format!("bad position: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::International;
+
+    #[test]
+    fn messages_round_trip() {
+        let samples = [
+            "R01DXP Client                      Z005075BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+            "R01Scan 3.1                        W003075A",
+            "ATornado voor Windows 4.0        0",
+            "M0012061100",
+            "M001205250422122320",
+            "E00",
+            "E21",
+            "B005Z",
+            "K0",
+            "Chello there",
+        ];
+        for text in samples {
+            let message = Message::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(message.write(), text);
+        }
+        assert_eq!(
+            Message::parse("M001205250422122320").unwrap(),
+            Message::Move { seconds: 12, from: 5, to: 25, captured: vec![22, 12, 23, 20] }
+        );
+        for bad in ["", "X", "M00120611", "M0012061101", "E0", "Rxx", "K", "B05Z", "A short0"] {
+            assert!(Message::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn positions_and_stream() {
+        let start = "zzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+        let position = parse_position::<International>(Side::White, start).unwrap();
+        assert_eq!(position, Position::<International>::start());
+        assert!(parse_position::<International>(Side::White, &start[1..]).is_err());
+        assert!(parse_position::<International>(Side::White, &start.replace('e', "x")).is_err());
+        let mut data = b"E00\0".to_vec();
+        data.extend(std::iter::repeat_n(b'C', 5000));
+        data.extend(b"\0K1\0tail");
+        let mut reader = Reader::new(&data[..]);
+        assert!(matches!(reader.receive(), Received::Text(t) if t == "E00"));
+        assert!(matches!(reader.receive(), Received::Bad(_)));
+        assert!(matches!(reader.receive(), Received::Text(t) if t == "K1"));
+        assert!(matches!(reader.receive(), Received::Closed));
+    }
+}

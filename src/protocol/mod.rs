@@ -1,0 +1,301 @@
+//! The engine's protocols: Hub (Scan's, on stdin/stdout), a UCI-style dialect, a text mode for
+//! people, and DXP over TCP. This module owns what they share: the stdin reader thread, the
+//! line writer, and the search running in the background while commands keep arriving.
+//!
+//! Depends on the rules library, `game` and `search`; the search never prints, only the
+//! protocol writes to stdout.
+
+pub mod dxp;
+pub mod hub;
+pub mod text;
+pub mod uci;
+
+use crate::game::Game;
+use crate::rules::{Rules, Variant};
+use crate::search::{Control, Engine, InfoSink, Limits, SearchResult};
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+
+/// Something that happened on the engine's input or in its search.
+#[derive(Debug)]
+pub enum Event {
+    /// A line of input, without its line ending.
+    Line(String),
+    /// The input is closed: the engine must exit.
+    Eof,
+    /// The background search finished.
+    SearchDone,
+}
+
+/// The engine's input: a thread reads stdin (or any reader) line by line into a channel, so that
+/// commands are seen at once even while a search runs.
+pub struct Input {
+    events: Receiver<Event>,
+    sender: Sender<Event>,
+    pending: VecDeque<String>,
+    closed: bool,
+}
+
+impl Input {
+    /// Starts reading `reader` on its own thread.
+    pub fn spawn<T: BufRead + Send + 'static>(reader: T) -> Input {
+        let (sender, events) = channel();
+        let feeder = sender.clone();
+        std::thread::spawn(move || {
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                let line = line.trim_end_matches(['\r', '\n']).to_string();
+                if feeder.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = feeder.send(Event::Eof);
+        });
+        Input { events, sender, pending: VecDeque::new(), closed: false }
+    }
+
+    /// Reads stdin.
+    pub fn stdin() -> Input {
+        Input::spawn(std::io::BufReader::new(std::io::stdin()))
+    }
+
+    /// The next event: a line kept back during a search first, then the channel.
+    pub fn next_event(&mut self) -> Event {
+        if let Some(line) = self.pending.pop_front() {
+            return Event::Line(line);
+        }
+        if self.closed {
+            return Event::Eof;
+        }
+        self.events.recv().unwrap_or(Event::Eof)
+    }
+
+    /// The next event from the channel, skipping lines kept back (used while searching).
+    fn next_live(&mut self) -> Event {
+        self.events.recv().unwrap_or(Event::Eof)
+    }
+
+    /// Keeps a line to handle after the running search.
+    fn keep(&mut self, line: String) {
+        self.pending.push_back(line);
+    }
+
+    /// Puts a line back at the front, to be read next (a mode switch hands it on).
+    pub fn push_front(&mut self, line: String) {
+        self.pending.push_front(line);
+    }
+
+    fn sender(&self) -> Sender<Event> {
+        self.sender.clone()
+    }
+}
+
+/// Writes one protocol line to stdout and flushes it. Stdout's lock keeps lines from the search
+/// thread and the command loop whole.
+pub fn emit(line: &str) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // A closed stdout means the client is gone; the loop ends on stdin EOF.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// A search running on its own thread. The engine travels with it and comes back at the end.
+pub struct Background<R: Rules> {
+    handle: JoinHandle<(Engine<R>, SearchResult<R>)>,
+    control: Arc<Control>,
+}
+
+impl<R: Rules> Background<R> {
+    /// Starts searching `game` within `limits`; `sink` receives the iterations. The input is told
+    /// when the search ends.
+    pub fn start<S: InfoSink<R> + Send + 'static>(
+        mut engine: Engine<R>,
+        game: Game<R>,
+        limits: Limits,
+        ponder: bool,
+        mut sink: S,
+        input: &Input,
+    ) -> Background<R> {
+        let control = engine.control();
+        control.prepare(ponder);
+        let done = input.sender();
+        let handle = std::thread::spawn(move || {
+            let result = engine.go_prepared(&game, limits, &mut sink);
+            let _ = done.send(Event::SearchDone);
+            (engine, result)
+        });
+        Background { handle, control }
+    }
+
+    /// The search's flags (stop, ponder hit).
+    pub fn control(&self) -> &Control {
+        &self.control
+    }
+
+    /// Waits for the end of the search (stop it first to make that quick).
+    ///
+    /// # Panics
+    /// Only if the search thread panicked, which is a bug to surface, not input to handle.
+    pub fn finish(self) -> (Engine<R>, SearchResult<R>) {
+        match self.handle.join() {
+            Ok(both) => both,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+/// What the command loop does with a line that arrives during a search.
+pub enum Urgent {
+    /// Stop the search now (its result is still reported).
+    Stop,
+    /// The ponder move was played: search on with the clock running.
+    PonderHit,
+    /// Reply at once with this line, and search on.
+    Reply(&'static str),
+    /// Nothing urgent: keep the line for after the search.
+    Later,
+    /// Keep the line for after the search, and stop the search (a new command supersedes it).
+    StopAndLater,
+}
+
+/// Runs the command loop's side of a background search: answers urgent lines at once, keeps the
+/// others in order, and returns the engine and the result when the search is over. The end of
+/// input stops the search; its result and the lines kept are still handled before the caller
+/// sees the end.
+pub fn supervise<R: Rules>(
+    search: Background<R>,
+    input: &mut Input,
+    classify: impl Fn(&str) -> Urgent,
+) -> (Engine<R>, SearchResult<R>) {
+    loop {
+        match input.next_live() {
+            Event::SearchDone => return search.finish(),
+            Event::Eof => {
+                input.closed = true;
+                search.control().request_stop();
+            }
+            Event::Line(line) => match classify(line.trim()) {
+                Urgent::Stop => search.control().request_stop(),
+                Urgent::PonderHit => search.control().hit(),
+                Urgent::Reply(text) => emit(text),
+                Urgent::Later => input.keep(line),
+                Urgent::StopAndLater => {
+                    search.control().request_stop();
+                    input.keep(line);
+                }
+            },
+        }
+    }
+}
+
+/// The stdin mode chosen by the first line: `hub` starts the Hub protocol, `uci` the UCI-style
+/// dialect, anything else the text mode (which handles that line itself).
+pub fn run_auto() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        emit(&format!("damas {}: type help for the commands", env!("CARGO_PKG_VERSION")));
+    }
+    let mut input = Input::stdin();
+    let first = match input.next_event() {
+        Event::Line(line) => line,
+        _ => return,
+    };
+    let command = first.split_whitespace().next().unwrap_or("").to_string();
+    input.push_front(first);
+    match command.as_str() {
+        "hub" => hub::run(input),
+        "uci" => uci::run(input),
+        _ => text::run(input),
+    }
+}
+
+/// The engine's options, as Hub `param` and UCI `option` lines declare them; they survive a
+/// change of variant.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The rule set.
+    pub variant: Variant,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table in MiB.
+    pub hash: usize,
+    /// Whether the GUI lets us ponder (informational: the GUI itself asks for ponder searches).
+    pub ponder: bool,
+    /// Principal variations reported by an analysis (UCI `MultiPV`).
+    pub multipv: usize,
+}
+
+/// Most search threads.
+pub const MAX_THREADS: usize = 256;
+/// Largest transposition table, MiB.
+pub const MAX_HASH: usize = 1 << 16;
+/// Most principal variations.
+pub const MAX_MULTIPV: usize = 32;
+
+impl Options {
+    /// The defaults with `variant`: all cores, 64 MiB.
+    pub fn with_variant(variant: Variant) -> Options {
+        Options {
+            variant,
+            threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            hash: 64,
+            ponder: false,
+            multipv: 1,
+        }
+    }
+
+    /// Sets option `name` (case-insensitive) from text. Unknown names are ignored, as the
+    /// protocols ask (clients send options nobody declared, like `initial-time`).
+    ///
+    /// # Errors
+    /// A value out of range or of the wrong type, with what is expected.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        let int = |min: usize, max: usize| -> Result<usize, String> {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| format!("{name} must be a whole number from {min} to {max}"))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "variant" => {
+                self.variant = value
+                    .parse()
+                    .map_err(|e| format!("{e}; known: {}", variant_names().join(" ")))?;
+            }
+            "threads" => self.threads = int(1, MAX_THREADS)?,
+            "hash" => self.hash = int(1, MAX_HASH)?,
+            // Scan's table size: 2^N entries of 16 bytes.
+            "tt-size" => {
+                let log = int(10, 40)?;
+                self.hash = (((1usize << log) * 16) >> 20).clamp(1, MAX_HASH);
+            }
+            "multipv" => self.multipv = int(1, MAX_MULTIPV)?,
+            "ponder" => {
+                self.ponder = match value.to_ascii_lowercase().as_str() {
+                    "true" | "1" | "on" | "yes" => true,
+                    "false" | "0" | "off" | "no" => false,
+                    _ => return Err(format!("{name} must be true or false, not {value}")),
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The names the `variant` option accepts: Scan's and lidraughts-bot's first, then ours.
+pub fn variant_names() -> Vec<&'static str> {
+    let mut names = vec!["normal", "killer", "bt", "frisian", "losing", "russian", "brazilian"];
+    for variant in Variant::ALL {
+        if !names.contains(&variant.name()) {
+            names.push(variant.name());
+        }
+    }
+    names
+}
