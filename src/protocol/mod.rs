@@ -171,23 +171,38 @@ pub fn supervise<R: Rules>(
     input: &mut Input,
     classify: impl Fn(&str) -> Urgent,
 ) -> (Engine<R>, SearchResult<R>) {
+    // Lines that arrived with the `go` (still queued) come first, as if they came now.
+    let backlog: Vec<String> = input.pending.drain(..).collect();
+    let control = Arc::clone(&search.control);
+    let handle = |line: String, input: &mut Input| {
+        // Once a line waits for the end of the search, the lines after it wait too: they
+        // belong to what comes next (a `stop` after `go` stops the next search).
+        if !input.pending.is_empty() {
+            input.keep(line);
+            return;
+        }
+        match classify(line.trim()) {
+            Urgent::Stop => control.request_stop(),
+            Urgent::PonderHit => control.hit(),
+            Urgent::Reply(text) => emit(text),
+            Urgent::Later => input.keep(line),
+            Urgent::StopAndLater => {
+                control.request_stop();
+                input.keep(line);
+            }
+        }
+    };
+    for line in backlog {
+        handle(line, input);
+    }
     loop {
         match input.next_live() {
             Event::SearchDone => return search.finish(),
             Event::Eof => {
                 input.closed = true;
-                search.control().request_stop();
+                control.request_stop();
             }
-            Event::Line(line) => match classify(line.trim()) {
-                Urgent::Stop => search.control().request_stop(),
-                Urgent::PonderHit => search.control().hit(),
-                Urgent::Reply(text) => emit(text),
-                Urgent::Later => input.keep(line),
-                Urgent::StopAndLater => {
-                    search.control().request_stop();
-                    input.keep(line);
-                }
-            },
+            Event::Line(line) => handle(line, input),
         }
     }
 }

@@ -38,11 +38,14 @@ Purpose
 Usage
     python tests/pydraughts/dxp_games.py [--damas target/release/damas]
         [--port 27531] [--games 2] [--seed 1] [--max-plies 100]
-        [--initial-time 60] [--max-moves 100] [--verbose]
+        [--initial-time 60] [--max-moves 100] [--same-process] [--verbose]
 
     --damas defaults to target/release/damas under the repository root; a
     relative path is taken relative to the current directory.  The same port
-    is used for every game (one engine process per game).  The random mover
+    is used for every game, with one engine process per game; with
+    --same-process one damas process serves every game, one TCP connection
+    each (damas keeps listening after a game unless given --games; Scan would
+    exit on the E01 stop code instead, so this is damas-specific).  The random mover
     depends only on --seed; the engine's moves may vary.  Needs pydraughts
     0.6.7 (`pip install pydraughts==0.6.7`).  Default settings take well under
     a minute plus 7 s per game, depending on how damas spends its game time.
@@ -61,7 +64,6 @@ import argparse
 import logging
 import os
 import random
-import re
 import signal
 import socket
 import subprocess
@@ -182,6 +184,10 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 pass
 
+    def close(self):
+        self.stop()
+        self.out.close()
+
     def output_tail(self, n=8):
         self.out.flush()
         self.out.seek(0)
@@ -271,14 +277,14 @@ class Game:
             problem = None
             if len(self.log.illegal) > self.illegal_seen:
                 problem = "engine sent an illegal move: " + self.log.illegal[-1]
-            elif self.engine.proc.poll() is not None:
-                problem = f"damas exited with status {self.engine.proc.returncode}"
             elif dxp.receiver.accepted is False:
                 problem = "engine refused the game (GAMEACC code not 0)"
             elif dxp.receiver.accepted and not dxp.sender.current.started:
                 problem = (f"engine ended the game with GAMEEND (reason "
                            f"{dxp.sender.current.result}) instead of moving, at ply "
                            f"{len(board.move_stack)}; pydraughts sees the game in progress")
+            elif self.engine.proc.poll() is not None:
+                problem = f"damas exited with status {self.engine.proc.returncode}"
             elif first and dxp.sender.socket.sock is None and now - started > 1.0:
                 problem = "pydraughts could not connect to damas"
             elif now - started > timeout:
@@ -337,36 +343,51 @@ def report_failure(exc, log, fen, engine):
             print(f"      {line}")
 
 
-def play_one(gi, args, log):
-    """Returns True if game gi passed."""
+def play_one(gi, args, log, shared):
+    """Plays game gi; returns (passed, the shared engine process to use next)."""
     engine_white = gi % 2 == 0
     label = f"game {gi + 1}: engine={'white' if engine_white else 'black'}"
     rng = random.Random(f"{args.seed}:dxp:{gi}")
-    if listening(args.port):
+    if shared is not None and shared.proc.poll() is not None:
+        shared.close()  # it died in an earlier game: start another one
+        shared = None
+    if shared is None and listening(args.port):
         print(f"{label}  FAIL")
         print(f"    reason: something already listens on port {args.port} (use --port)")
-        return False
-    engine = game = None
+        return False, None
+    engine = shared
+    game = None
+    log.lines.clear()
     started = time.monotonic()
     try:
-        engine = EngineProcess(args.damas, args.port)
+        if engine is None:
+            engine = EngineProcess(args.damas, args.port)
         game = Game(engine, log, args, engine_white, rng)
         plies = game.run()
         game.quit()
-        exited = engine.exited_by_itself(EXIT_WAIT)
+        if args.same_process:
+            exited = engine.exited_by_itself(0.5)
+            if exited:
+                raise Failure(f"damas exited (status {engine.proc.returncode}) after E01; "
+                              f"--same-process needs it to keep listening")
+        else:
+            exited = engine.exited_by_itself(EXIT_WAIT)
     except Failure as exc:
         print(f"{label}  ply {len(game.board.move_stack) if game else 0}  FAIL "
               f"({time.monotonic() - started:.1f} s)")
         report_failure(exc, log, game.board.fen if game else "-", engine)
-        return False
-    finally:
         if engine is not None:
-            engine.stop()
+            engine.close()
+        return False, None
+    if args.same_process:
+        after = "still listening after E01"
+    else:
+        engine.close()
+        after = "exited after E01" if exited else "still running after E01 (terminated)"
     print(f"{label}  plies={plies:<3} {result_text(game.board, game.engine_colour):<22} "
-          f"max-think={game.max_think:.2f}s total={game.used:.1f}s  "
-          f"{'exited after E01' if exited else 'still running after E01 (terminated)'}  "
+          f"max-think={game.max_think:.2f}s total={game.used:.1f}s  {after}  "
           f"OK ({time.monotonic() - started:.1f} s)", flush=True)
-    return True
+    return True, (engine if args.same_process else None)
 
 
 def main():
@@ -383,6 +404,9 @@ def main():
                              "(default 60)")
     parser.add_argument("--max-moves", type=int, default=100,
                         help="GAMEREQ number of moves (default 100; 0 = no limit)")
+    parser.add_argument("--same-process", action="store_true",
+                        help="play every game against one damas process, which must keep "
+                             "listening after a game (default: a fresh process per game)")
     parser.add_argument("--verbose", action="store_true", help="print every DXP message")
     args = parser.parse_args()
 
@@ -407,7 +431,13 @@ def main():
     pyd_logger.propagate = False
 
     started = time.monotonic()
-    failed = sum(not play_one(gi, args, log) for gi in range(args.games))
+    failed = 0
+    shared = None
+    for gi in range(args.games):
+        passed, shared = play_one(gi, args, log, shared)
+        failed += not passed
+    if shared is not None:
+        shared.close()
     print(f"{args.games} games, {failed} failed ({time.monotonic() - started:.0f} s)", flush=True)
     return 1 if failed else 0
 

@@ -27,7 +27,10 @@ Purpose
         that reply half of the time (a seeded coin, so that both paths run),
         then `ponder-hit` is sent and the ponder search's `done` is the
         engine's move; otherwise `stop` is sent, the ponder answer (still
-        checked for legality) is discarded and a normal search follows;
+        checked for legality) is discarded and a normal search follows; a
+        ponder search that ended on its own before ponder-hit/stop (allowed)
+        is counted as "early" and followed by a `ping` that must get nothing
+        but `pong`;
       * a stray `stop` while idle at the start of every game and every 10th
         engine move, followed by `ping`: damas must stay silent until `pong`
         (a spurious `done` would be taken by the next search as its answer);
@@ -57,8 +60,8 @@ Usage
 Output
     One line per game: variant, engine colour, opponent, limit scheme and
     pondering, plies, result (1-0 / 0-1 / draw / unfinished at --max-plies,
-    and the engine's view of it), longest engine think time, ponder hits and
-    misses, OK or FAIL.  A failure adds its reason, the FEN before the
+    and the engine's view of it), longest engine think time, ponder hits,
+    misses and early ends, OK or FAIL.  A failure adds its reason, the FEN before the
     offending move and the last protocol lines (GUI: / ENG:).  Then
     `N games, M failed` (+ engine-session errors such as a missing variant or
     an engine that does not exit on quit).  Exit status 1 on any failure, 2
@@ -308,6 +311,7 @@ class Game:
         self.max_think = 0.0
         self.ponder_hits = 0
         self.ponder_misses = 0
+        self.ponder_early = 0   # ponder searches that ended before ponder-hit/stop
         self.warnings_seen = len(log.warnings)
 
     # limits
@@ -346,11 +350,16 @@ class Game:
     def stray_stop(self):
         """`stop` while idle must produce nothing; `ping` must get `pong`."""
         self.engine.stop()
-        call(self.engine.ping, QUICK_TIMEOUT, "ping -> pong (after a stray stop while idle)")
+        self.quiet_ping("after a stray `stop` while idle")
+
+    def quiet_ping(self, when):
+        """`ping` must get `pong` with nothing before it."""
+        self.check_quiet()
+        call(self.engine.ping, QUICK_TIMEOUT, f"ping -> pong ({when})")
         new = self.log.warnings[self.warnings_seen:]
         self.warnings_seen = len(self.log.warnings)
         if new:
-            raise Failure("output after a stray `stop` while idle: " + " | ".join(new))
+            raise Failure(f"output {when}: " + " | ".join(new))
 
     def push_engine_move(self, result, where):
         if result is None or result.move is None:
@@ -437,32 +446,47 @@ class Game:
         else:
             reply = self.opponent(board, self.rng)
         self.wait_go_ponder()
+        # A ponder search may end on its own (allowed by the Hub protocol);
+        # then ponder-hit/stop reach an idle engine, which must stay silent.
+        early = not worker.thread.is_alive()
+        self.ponder_early += early
         if reply.hub_move == predicted:
             self.ponder_hits += 1
             call(engine.ponderhit, QUICK_TIMEOUT, "ponder-hit")
             t0 = time.monotonic()
+            board.push(reply)
             result = self.guarded(lambda: worker.join(timeout, f"go ponder + ponder-hit, level {desc}"),
                                   timeout + 1, f"go ponder + ponder-hit, level {desc}")
             self.charge(limit, time.monotonic() - t0)
+        else:
+            self.ponder_misses += 1
+            engine.stop()
+            self.guarded(lambda: worker.join(QUICK_TIMEOUT, "go ponder + stop -> done"),
+                         QUICK_TIMEOUT + 1, "go ponder + stop -> done")
             board.push(reply)
-            return result
-        self.ponder_misses += 1
-        engine.stop()
-        self.guarded(lambda: worker.join(QUICK_TIMEOUT, "go ponder + stop -> done"),
-                     QUICK_TIMEOUT + 1, "go ponder + stop -> done")
-        board.push(reply)
-        return None
+            result = None
+        if early:
+            self.quiet_ping("after ponder-hit/stop sent to an idle engine")
+        return result
 
 
 # ---- driver -------------------------------------------------------------------
 
 def plan_for(vi, gi):
-    """Colour, opponent, limit scheme and pondering of game gi of variant vi."""
+    """Colour, opponent, limit scheme and pondering of game gi of variant vi.
+
+    Each variant's games alternate every feature (with --games 2: both
+    colours, both opponents, both schemes, one ponder game), and the
+    variant's index shifts the pairings so that all combinations of two
+    features occur across the variants (and within a variant from 4 games).
+    """
+    g0, g1 = gi % 2, (gi // 2) % 2
+    c1, c2, c3 = vi % 2, (vi // 2) % 2, (vi // 4) % 2
     return {
-        "engine_first": (vi + gi) % 2 == 0,
-        "opponent": ("random", "scripted")[(vi // 2 + gi) % 2],
-        "scheme": ("mixed", "clock")[gi % 2],
-        "ponder": (gi + vi // 2) % 2 == 0,
+        "engine_first": g0 ^ c1 == 0,
+        "opponent": ("random", "scripted")[g0 ^ g1 ^ c2],
+        "scheme": ("mixed", "clock")[g0 ^ c3],
+        "ponder": g0 ^ g1 ^ c1 ^ c2 ^ c3 == 0,
     }
 
 
@@ -505,7 +529,8 @@ def run_variant(vi, variant, args, log):
             kill(engine)  # a fresh engine for the next game
             engine = None
             continue
-        ponder = f"  ponder hit/miss {game.ponder_hits}/{game.ponder_misses}" if plan["ponder"] else ""
+        ponder = (f"  ponder hit/miss/early {game.ponder_hits}/{game.ponder_misses}/{game.ponder_early}"
+                  if plan["ponder"] else "")
         print(f"{label}  colour={colour_name(game.engine_colour)}  plies={plies:<3} "
               f"{result_text(game.board, game.engine_colour):<22} max-think={game.max_think:.3f}s"
               f"{ponder}  OK ({time.monotonic() - started:.1f} s)", flush=True)

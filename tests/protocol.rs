@@ -1,0 +1,434 @@
+//! Scripted sessions against the real binary in every stdin protocol: the Hub handshake byte for
+//! byte in Scan's form, `ping` answered mid-search, a `stop` + `pos` + `level` + `go` burst with
+//! nothing lost, silence for `stop` while idle, errors that keep the previous position, stdin EOF
+//! ending the process, pydraughts' 8x8 layouts, the UCI-style dialect and the text mode.
+//!
+//! Timeouts here only keep a broken engine from hanging the test run; nothing asserts on speed.
+
+mod common;
+
+use damas::movegen::legal_moves;
+use damas::notation::{fen, hub, moves};
+use damas::rules::{English, International, Rules};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A running engine with a line reader on its stdout.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start damas");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        if !text.ends_with('\n') {
+            stdin.write_all(b"\n").expect("write");
+        }
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line, or a panic naming what was awaited.
+    fn line(&self, waiting_for: &str) -> String {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no line while waiting for {waiting_for}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("stdout closed awaiting {waiting_for}"),
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.line(prefix);
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Nothing arrives within a short while.
+    fn quiet(&self) -> Option<String> {
+        self.lines.recv_timeout(Duration::from_millis(300)).ok()
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit and returns its stderr.
+    fn wait(mut self) -> (bool, String) {
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let mut err = String::new();
+                if let Some(mut stderr) = self.child.stderr.take() {
+                    let _ = std::io::Read::read_to_string(&mut stderr, &mut err);
+                }
+                return (status.success(), err);
+            }
+            assert!(started.elapsed() < PATIENCE, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const INTL_START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+
+/// The move of a `done move=M ...` line.
+fn done_move(line: &str) -> String {
+    assert!(line.starts_with("done move="), "not a done line with a move: {line}");
+    line["done move=".len()..].split_whitespace().next().unwrap_or("").to_string()
+}
+
+/// True when `mv` (Hub notation) is legal in the Hub position `pos` after the Hub `moves`.
+fn legal_after<R: Rules>(pos: &str, played: &[&str], mv: &str) -> bool {
+    let mut position = hub::parse::<R>(pos).expect("test position");
+    for text in played {
+        let m = moves::parse_hub(&position, text).expect("test move");
+        position.play(&m);
+    }
+    legal_moves(&position).iter().any(|m| moves::to_hub::<R>(m) == mv)
+}
+
+fn hub_ready() -> Engine {
+    let mut engine = Engine::start(&["hub"]);
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("init");
+    assert_eq!(engine.line("ready"), "ready");
+    engine
+}
+
+#[test]
+fn hub_handshake_in_scans_form() {
+    let mut engine = Engine::start(&["hub"]);
+    engine.send("hub");
+    let lines = engine.until("wait");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        lines[0],
+        format!("id name=damas version={version} author=\"the damas developers\" country=none")
+    );
+    let variant = &lines[1];
+    assert!(
+        variant.starts_with(
+            "param name=variant value=normal type=enum values=\"normal killer bt frisian losing \
+             russian brazilian english "
+        ),
+        "{variant}"
+    );
+    for name in ["italian", "turkish", "frysk", "antidraughts", "breakthrough", "canadian"] {
+        assert!(variant.contains(&format!(" {name}")), "{name} missing: {variant}");
+    }
+    assert!(
+        lines[2].starts_with("param name=threads value=")
+            && lines[2].ends_with(" type=int min=1 max=256"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[3], "param name=hash value=64 type=int min=1 max=65536");
+    assert_eq!(lines[4], "param name=ponder value=false type=bool");
+    assert_eq!(lines[5], "wait");
+    assert_eq!(lines.len(), 6);
+    // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
+    for line in &lines[..5] {
+        let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
+        assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
+    }
+    engine.send("set-param name=threads value=1");
+    engine.send("set-param name=initial-time value=300");
+    engine.send("init");
+    assert_eq!(engine.line("ready"), "ready");
+    engine.send("quit");
+    let (ok, err) = engine.wait();
+    assert!(ok && err.is_empty(), "stderr must stay empty in Hub mode: {err}");
+}
+
+#[test]
+fn hub_answers_ping_mid_search_and_stop_reports_a_legal_move() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START} moves=\"32-28 19-23\""));
+    engine.send("level infinite");
+    engine.send("go analyze");
+    let first = engine.line("an info line");
+    assert!(first.starts_with("info depth=1 "), "{first}");
+    engine.send("ping");
+    let lines = engine.until("pong");
+    assert!(lines[..lines.len() - 1].iter().all(|l| l.starts_with("info ")), "{lines:?}");
+    engine.send("stop");
+    let lines = engine.until("done");
+    let mv = done_move(lines.last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &["32-28", "19-23"], &mv), "{mv}");
+    // Info lines hold key=value pairs only, with the PV quoted.
+    let info = damas::protocol::hub::tokenize(&first).unwrap();
+    for key in ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"] {
+        assert!(info.value(key).is_some(), "{key} missing in {first}");
+    }
+    assert!(first.contains("pv=\""), "{first}");
+}
+
+#[test]
+fn hub_burst_after_stop_loses_nothing() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level infinite");
+    engine.send("go think");
+    engine.line("an info line");
+    // All in one write: the search stops, then the new position is searched to depth 3.
+    engine.send(&format!(
+        "stop\npos pos={INTL_START} moves=\"31-26 20-25\"\nlevel depth=3\ngo think\nping\n"
+    ));
+    let first = engine.until("done");
+    let first_move = done_move(first.last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &[], &first_move), "{first_move}");
+    let second = engine.until("done");
+    let depths: Vec<&String> = second.iter().filter(|l| l.starts_with("info depth=")).collect();
+    assert!(depths.last().is_some_and(|l| l.starts_with("info depth=3 ")), "{second:?}");
+    let mv = done_move(second.last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &["31-26", "20-25"], &mv), "{mv}");
+    // The ping came during the second search: answered at once, before its done.
+    assert!(second.iter().any(|l| l == "pong"), "{second:?}");
+}
+
+#[test]
+fn hub_is_silent_for_stop_and_ponder_hit_while_idle() {
+    let mut engine = hub_ready();
+    engine.send("stop");
+    engine.send("ponder-hit");
+    engine.send("");
+    engine.send("ping");
+    assert_eq!(engine.line("pong"), "pong");
+}
+
+#[test]
+fn hub_reports_bad_input_and_keeps_the_previous_position() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START} moves=\"32-28\""));
+    engine.send(&format!("pos pos={INTL_START} moves=\"32-28 32-28\""));
+    let line = engine.line("error for the illegal move");
+    assert!(line.starts_with("error message=\"illegal move 2 (32-28)"), "{line}");
+    engine.send("pos pos=Wbbbx");
+    assert!(engine.line("error for the bad position").starts_with("error message="));
+    engine.send("frobnicate now");
+    assert_eq!(engine.line("error"), "error message=\"unknown command frobnicate\"");
+    engine.send("level depth=abc");
+    assert!(engine.line("error for the level").starts_with("error message="));
+    engine.send("set-param name=threads value=many");
+    assert!(engine.line("error for the param").starts_with("error message="));
+    engine.send("level depth=2");
+    engine.send("go think");
+    let mv = done_move(engine.until("done").last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &["32-28"], &mv), "{mv}");
+}
+
+#[test]
+fn hub_ponder_then_ponder_hit_plays_on_the_clock() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START} moves=\"32-28 19-23\""));
+    engine.send("level move-time=0.2");
+    engine.send("go ponder");
+    engine.line("an info line");
+    // While pondering the clock does not run: no done before ponder-hit.
+    std::thread::sleep(Duration::from_millis(400));
+    engine.send("ping");
+    let lines = engine.until("pong");
+    assert!(!lines.iter().any(|l| l.starts_with("done")), "{lines:?}");
+    engine.send("ponder-hit");
+    let mv = done_move(engine.until("done").last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &["32-28", "19-23"], &mv), "{mv}");
+}
+
+#[test]
+fn hub_reads_pydraughts_layouts_and_pdn_fens() {
+    let mut engine = Engine::start(&["hub"]);
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("set-param name=variant value=english");
+    engine.send("init");
+    assert_eq!(engine.line("ready"), "ready");
+    // pydraughts' English string: turned board, colours swapped (protocols.md 3.5).
+    let pos = "WeeBeeeeeeeeeeebeeeeeeeWeeeeweeee";
+    engine.send(&format!("pos pos={pos}"));
+    engine.send("level depth=4");
+    engine.send("go think");
+    let mv = done_move(engine.until("done").last().unwrap());
+    let position = fen::parse::<English>("B:W18,K30:B5,K10").unwrap();
+    assert_eq!(hub::parse::<English>(pos).unwrap(), position);
+    assert!(legal_moves(&position).iter().any(|m| moves::to_hub::<English>(m) == mv), "{mv}");
+    // A PDN FEN in pos= (pydraughts' own tests send one).
+    engine.send("pos pos=W:W31-50:B1-20 moves=\"35-30\"");
+    assert!(engine.line("error: the FEN is 10x10").starts_with("error message="));
+    engine.send("pos pos=B:W21-32:B1-12 moves=\"11-15\"");
+    engine.send("level nodes=5000");
+    engine.send("go think");
+    let mv = done_move(engine.until("done").last().unwrap());
+    let mut position = fen::parse::<English>("B:W21-32:B1-12").unwrap();
+    position.play(&moves::parse::<English>(&position, "11-15").unwrap());
+    assert!(legal_moves(&position).iter().any(|m| moves::to_hub::<English>(m) == mv), "{mv}");
+}
+
+#[test]
+fn hub_exits_on_stdin_eof_even_mid_search() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level infinite");
+    engine.send("go think");
+    engine.line("an info line");
+    engine.close_stdin();
+    let (ok, err) = engine.wait();
+    assert!(ok, "exit status: {err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn uci_session() {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    assert!(lines[0].starts_with("id name damas"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("option name Variant type combo default english")));
+    assert!(lines.iter().any(|l| l.starts_with("option name MultiPV type spin")));
+    engine.send("isready");
+    assert_eq!(engine.line("readyok"), "readyok");
+    engine.send("ucinewgame");
+    engine.send("position startpos moves 11-15 23-19");
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")), "{lines:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    let mut position = damas::position::Position::<English>::start();
+    for text in ["11-15", "23-19"] {
+        position.play(&moves::parse(&position, text).unwrap());
+    }
+    assert!(moves::parse(&position, &best).is_ok(), "{best}");
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position fen B:W21-32:B1-12");
+    engine.send("go depth 3");
+    let lines = engine.until("bestmove");
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {k} "))),
+            "line {k}: {lines:?}"
+        );
+    }
+    engine.send("position fen X:nonsense");
+    assert!(engine.line("error").starts_with("info string error:"));
+    engine.send("go infinite");
+    engine.line("an info line");
+    engine.send("isready");
+    assert_eq!(engine.until("readyok").last().unwrap(), "readyok");
+    engine.send("stop");
+    engine.until("bestmove");
+    engine.send("setoption name Variant value russian");
+    engine.send("position startpos moves c3-d4");
+    engine.send("go depth 2");
+    let best = engine.until("bestmove").last().unwrap().to_string();
+    assert!(best.starts_with("bestmove "), "{best}");
+    engine.send("quit");
+    assert!(engine.wait().0);
+}
+
+#[test]
+fn text_mode_for_people() {
+    let mut engine = Engine::start(&[]);
+    engine.send("help");
+    let lines = engine.until("protocol modes");
+    assert!(lines.iter().any(|l| l.contains("play MOVE")), "{lines:?}");
+    engine.send("play 11-15 23-19");
+    engine.send("fen");
+    let fen_line = engine.line("fen");
+    let expected = {
+        let mut position = damas::position::Position::<English>::start();
+        for text in ["11-15", "23-19"] {
+            position.play(&moves::parse(&position, text).unwrap());
+        }
+        fen::write(&position)
+    };
+    assert_eq!(fen_line, expected);
+    engine.send("play 99-100");
+    assert!(engine.line("error").starts_with("error: 99-100"));
+    engine.send("undo");
+    engine.send("moves");
+    assert!(engine.line("moves").starts_with("7 legal: "));
+    engine.send("go depth 3");
+    let lines = engine.until("played");
+    assert!(lines.iter().any(|l| l.starts_with("best move ")), "{lines:?}");
+    engine.send("variant international");
+    assert_eq!(engine.line("variant"), "variant international");
+    engine.send("perft 3");
+    assert!(engine.line("perft").starts_with("perft 3 = 658 "));
+    engine.send("jump");
+    assert!(engine.line("error").contains("unknown command"));
+    engine.send("quit");
+    let (ok, err) = engine.wait();
+    assert!(ok && err.is_empty(), "{err}");
+}
+
+#[test]
+fn first_line_chooses_the_protocol() {
+    let mut engine = Engine::start(&[]);
+    engine.send("hub");
+    let lines = engine.until("wait");
+    assert!(lines[0].starts_with("id name=damas"), "{lines:?}");
+    engine.send("quit");
+    assert!(engine.wait().0);
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    assert!(engine.until("uciok").len() > 3);
+    assert!(engine.quiet().is_none());
+}
+
+#[test]
+fn hub_stop_queued_behind_go_stops_that_search() {
+    let mut engine = hub_ready();
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level infinite");
+    engine.send("go think");
+    engine.line("an info line");
+    // The second `stop` belongs to the second (infinite) search and must end it.
+    engine.send(&format!("stop\npos pos={INTL_START}\nlevel infinite\ngo think\nping\nstop\n"));
+    engine.until("done");
+    let lines = engine.until("done");
+    assert!(lines.iter().any(|l| l == "pong"), "{lines:?}");
+}
