@@ -109,8 +109,8 @@ impl Message {
     /// # Errors
     /// A wrong length, an unknown type or a field that is not a number.
     pub fn parse(text: &str) -> Result<Message, String> {
-        if !text.is_ascii() {
-            return Err("a DXP message is ASCII".to_string());
+        if !text.is_ascii() || text.contains('\0') {
+            return Err("a DXP message is ASCII characters 1 to 127".to_string());
         }
         if text.len() > MAX_MESSAGE {
             return Err(format!("message of {} characters (at most {MAX_MESSAGE})", text.len()));

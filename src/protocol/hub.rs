@@ -396,7 +396,7 @@ impl<R: Rules> Session<R> {
                 "stop" => Urgent::Stop,
                 "ponder-hit" => Urgent::PonderHit,
                 "ping" => Urgent::Reply("pong"),
-                "" => Urgent::Later,
+                "" => Urgent::Ignore,
                 _ => Urgent::StopAndLater,
             });
         self.engine = Some(engine);

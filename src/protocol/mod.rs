@@ -156,8 +156,8 @@ pub enum Urgent {
     PonderHit,
     /// Reply at once with this line, and search on.
     Reply(&'static str),
-    /// Nothing urgent: keep the line for after the search.
-    Later,
+    /// Nothing to do (a blank line).
+    Ignore,
     /// Keep the line for after the search, and stop the search (a new command supersedes it).
     StopAndLater,
 }
@@ -185,7 +185,7 @@ pub fn supervise<R: Rules>(
             Urgent::Stop => control.request_stop(),
             Urgent::PonderHit => control.hit(),
             Urgent::Reply(text) => emit(text),
-            Urgent::Later => input.keep(line),
+            Urgent::Ignore => {}
             Urgent::StopAndLater => {
                 control.request_stop();
                 input.keep(line);

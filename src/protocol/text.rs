@@ -28,11 +28,14 @@ commands:
   go [SECONDS|depth N] the engine searches (default 2 s) and plays its move
   analyze [SECONDS]    search without playing, until `stop` (or for SECONDS)
   stop                 stop the search
-  perft N              count the positions N plies ahead
+  perft N              count the positions N plies ahead (N up to 10)
   eval                 the static evaluation, for the side to move
   threads N, hash MB   search threads and table size
   quit                 leave
 protocol modes: start with `damas hub` (Hub, for GUIs and pydraughts), `damas uci`, `damas dxp`.";
+
+/// Deepest perft the text mode runs (it blocks the session; `damas perft` has no limit).
+const MAX_PERFT: u32 = 10;
 
 /// Prints each completed iteration as a readable line.
 struct TextInfo<R: Rules> {
@@ -122,7 +125,7 @@ impl<R: Rules> Session<R> {
             "go" | "analyze" | "analyse" => return self.search(command == "go", rest, input),
             "stop" => Ok(()),
             "perft" => match rest.first().and_then(|d| d.parse::<u32>().ok()) {
-                Some(depth) if depth <= 20 => {
+                Some(depth) if depth <= MAX_PERFT => {
                     let started = Instant::now();
                     let count = perft_threads(self.game.position(), depth, Convention::Unique, 1);
                     emit(&format!(
@@ -131,7 +134,9 @@ impl<R: Rules> Session<R> {
                     ));
                     Ok(())
                 }
-                _ => Err("perft needs a depth from 0 to 20".to_string()),
+                _ => Err(format!(
+                    "perft needs a depth from 0 to {MAX_PERFT} here (`damas perft` goes deeper)"
+                )),
             },
             "eval" => {
                 let score = Evaluator::<R>::new().evaluate(self.game.position());
@@ -219,8 +224,8 @@ impl<R: Rules> Session<R> {
         let (engine, result) =
             supervise(search, input, |text| match text.split_whitespace().next().unwrap_or("") {
                 "stop" | "" => Urgent::Stop,
-                "quit" | "exit" => Urgent::StopAndLater,
-                _ => Urgent::Later,
+                // Any other command ends the search first, then runs.
+                _ => Urgent::StopAndLater,
             });
         self.engine = Some(engine);
         if let Some(best) = result.best {

@@ -237,7 +237,7 @@ impl<R: Rules> Session<R> {
                 "stop" => Urgent::Stop,
                 "ponderhit" => Urgent::PonderHit,
                 "isready" => Urgent::Reply("readyok"),
-                "" => Urgent::Later,
+                "" => Urgent::Ignore,
                 _ => Urgent::StopAndLater,
             });
         self.engine = Some(engine);

@@ -45,10 +45,11 @@ Usage
     is used for every game, with one engine process per game; with
     --same-process one damas process serves every game, one TCP connection
     each (damas keeps listening after a game unless given --games; Scan would
-    exit on the E01 stop code instead, so this is damas-specific).  The random mover
-    depends only on --seed; the engine's moves may vary.  Needs pydraughts
-    0.6.7 (`pip install pydraughts==0.6.7`).  Default settings take well under
-    a minute plus 7 s per game, depending on how damas spends its game time.
+    exit on the E01 stop code instead, so this is damas-specific).  The
+    random mover depends only on --seed; the engine's moves may vary.  Needs
+    pydraughts 0.6.7 (`pip install pydraughts==0.6.7`).  Default settings
+    take about 70 s: damas spends ~25 s of its 60 s per game, plus the 7 s
+    close per game.
 
 Output
     One line per game: engine colour, plies, result (1-0 / 0-1 / draw /
@@ -71,6 +72,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import deque
 from pathlib import Path
 
@@ -363,7 +365,13 @@ def play_one(gi, args, log, shared):
         if engine is None:
             engine = EngineProcess(args.damas, args.port)
         game = Game(engine, log, args, engine_white, rng)
-        plies = game.run()
+        try:
+            plies = game.run()
+        except Failure:
+            raise
+        except Exception as exc:  # a pydraughts or test bug: report, do not crash
+            abandon(game.dxp)
+            raise Failure(f"unexpected {exc!r} in the test:\n" + traceback.format_exc().rstrip())
         game.quit()
         if args.same_process:
             exited = engine.exited_by_itself(0.5)

@@ -18,8 +18,10 @@ Purpose
         variant, `init` ... `ready`) and `quit` (the process must exit);
       * every `level` form pydraughts sends: `move-time=0.05`, `time=T inc=I`
         from a clock the test keeps itself (T shrinks by the engine's think
-        time and grows by I each move; pydraughts sends T-I, which can be
-        negative or a long decimal), `depth=4` and `nodes=20000`;
+        time and grows by I each move; pydraughts sends T-I, often a long
+        decimal; every 8th clock search pretends the clock is almost out,
+        T = 0.03 s, so the engine gets a negative `time=-0.02 inc=0.05`),
+        `depth=4` and `nodes=20000`;
         "mixed" games cycle move-time/depth/nodes move by move, "clock" games
         use the clock on every move;
       * pondering (one game in two): after each engine move the engine
@@ -54,18 +56,20 @@ Usage
     the command line is taken relative to the current directory.  Needs
     pydraughts 0.6.7 (`pip install pydraughts==0.6.7`).  The test's own choices
     (colours, opponents, limits, random moves, ponder coin) depend only on
-    --seed; the engine's moves under time limits may differ from run to run.
-    Default settings take about 1-2 minutes on two cores.
+    --seed and the variant (not on which other variants run); the engine's
+    moves under time limits may differ from run to run.  Default settings
+    take about 40 s on two cores (20 games).
 
 Output
     One line per game: variant, engine colour, opponent, limit scheme and
     pondering, plies, result (1-0 / 0-1 / draw / unfinished at --max-plies,
-    and the engine's view of it), longest engine think time, ponder hits,
-    misses and early ends, OK or FAIL.  A failure adds its reason, the FEN before the
-    offending move and the last protocol lines (GUI: / ENG:).  Then
-    `N games, M failed` (+ engine-session errors such as a missing variant or
-    an engine that does not exit on quit).  Exit status 1 on any failure, 2
-    on bad arguments.
+    and the engine's view of it), longest engine think time (and its limit
+    kind), ponder hits, misses and early ends, OK or FAIL.  A failure adds
+    its reason, the FEN at that moment and the last protocol lines (GUI: /
+    ENG:); a game whose engine could not be started (no `wait`, variant not
+    declared, no `ready`) fails the same way.  Then `N games, M failed` (+
+    engine-session errors: an engine that does not exit on `quit`).  Exit
+    status 1 on any failure, 2 on bad arguments.
 """
 
 import argparse
@@ -76,6 +80,7 @@ import re
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from pathlib import Path
 
@@ -103,6 +108,8 @@ DEPTH = 4              # level depth
 NODES = 20000          # level nodes
 CLOCK_START = 2.0      # seconds on the engine's clock at the start of a clock game
 CLOCK_INC = 0.05       # Fischer increment per move
+LOW_CLOCK = 0.03       # every LOW_CLOCK_EVERY-th clock search pretends the clock is almost out
+LOW_CLOCK_EVERY = 8
 SLACK = 2.0            # seconds allowed beyond a time limit before the test gives up
 FIXED_TIMEOUT = 20.0   # seconds allowed for a depth or nodes search
 HANDSHAKE_TIMEOUT = 10.0
@@ -237,9 +244,17 @@ def start_engine(damas, name, log):
                           f"values are {sorted(engine.variants) or 'missing'}")
         engine.setoption("variant", name)
         call(engine.init, INIT_TIMEOUT, "init -> ready")
-    except BaseException:
+    except Failure:
         kill(engine)
         raise
+    except EOFError:
+        kill(engine)
+        raise Failure(f"engine closed its output during the handshake "
+                      f"(exit status {engine.p.poll()})")
+    except Exception as exc:
+        kill(engine)
+        raise Failure(f"pydraughts could not read the handshake ({exc!r}); last engine line "
+                      f"`{log.last_engine_line()}`")
     return engine
 
 
@@ -309,6 +324,7 @@ class Game:
         self.engine_moves = 0   # engine moves played so far
         self.searches = 0       # limits handed out (ponder searches included)
         self.max_think = 0.0
+        self.max_think_kind = "-"
         self.ponder_hits = 0
         self.ponder_misses = 0
         self.ponder_early = 0   # ponder searches that ended before ponder-hit/stop
@@ -324,6 +340,8 @@ class Game:
         self.searches += 1
         if kind == "clock":
             t = round(self.clock, 3)
+            if self.searches % LOW_CLOCK_EVERY == 0:
+                t = LOW_CLOCK  # pydraughts sends time=LOW_CLOCK-CLOCK_INC < 0
             return Limit(time=t, inc=CLOCK_INC), max(t, 0) + CLOCK_INC + SLACK, f"time={t} inc={CLOCK_INC}"
         if kind == "movetime":
             return Limit(movetime=MOVETIME), MOVETIME + SLACK, f"move-time={MOVETIME}"
@@ -333,11 +351,16 @@ class Game:
 
     def charge(self, limit, elapsed):
         """Book the engine's think time; a clock overstep is a failure."""
-        self.max_think = max(self.max_think, elapsed)
+        if elapsed > self.max_think:
+            self.max_think = elapsed
+            self.max_think_kind = ("clock" if limit.time is not None else
+                                   "move-time" if limit.movetime is not None else
+                                   "depth" if limit.depth is not None else "nodes")
         if limit.time is not None:
-            if elapsed > self.clock + self.args.time_margin:
-                raise Failure(f"engine thought {elapsed:.3f} s with {self.clock:.3f} s on its "
-                              f"clock (inc {CLOCK_INC}), margin {self.args.time_margin} s")
+            if elapsed > limit.time + self.args.time_margin:
+                raise Failure(f"engine thought {elapsed:.3f} s with {limit.time} s on its "
+                              f"clock (inc {CLOCK_INC}, so `level time={limit.time - CLOCK_INC} "
+                              f"inc={CLOCK_INC}`), margin {self.args.time_margin} s")
             self.clock = max(self.clock - elapsed, 0.0) + CLOCK_INC
 
     # checks
@@ -507,8 +530,10 @@ def run_variant(vi, variant, args, log):
     for gi in range(args.games):
         plan = plan_for(vi, gi)
         rng = random.Random(f"{args.seed}:{variant}:{gi}")
-        label = (f"{variant:<12} game {gi + 1}: engine={'first ' if plan['engine_first'] else 'second'} "
-                 f"vs {plan['opponent']:<8} {plan['scheme']:<5} {'ponder' if plan['ponder'] else 'no-ponder'}")
+        label = (f"{variant:<12} game {gi + 1}: "
+                 f"engine={'first ' if plan['engine_first'] else 'second'} "
+                 f"vs {plan['opponent']:<8} {plan['scheme']:<5} "
+                 f"{'ponder' if plan['ponder'] else 'no-ponder'}")
         if engine is None:
             try:
                 engine = start_engine(args.damas, name, log)
@@ -520,7 +545,13 @@ def run_variant(vi, variant, args, log):
         game = Game(engine, log, variant, plan, rng, args)
         started = time.monotonic()
         try:
-            plies = game.run()
+            try:
+                plies = game.run()
+            except Failure:
+                raise
+            except Exception as exc:  # a pydraughts or test bug: report, do not crash
+                raise Failure(f"unexpected {exc!r} in the test:\n"
+                              + "".join(traceback.format_exc()).rstrip())
         except Failure as exc:
             print(f"{label}  ply {len(game.board.move_stack)}  FAIL  "
                   f"({time.monotonic() - started:.1f} s)")
@@ -529,10 +560,12 @@ def run_variant(vi, variant, args, log):
             kill(engine)  # a fresh engine for the next game
             engine = None
             continue
-        ponder = (f"  ponder hit/miss/early {game.ponder_hits}/{game.ponder_misses}/{game.ponder_early}"
+        ponder = (f"  ponder hit/miss/early "
+                  f"{game.ponder_hits}/{game.ponder_misses}/{game.ponder_early}"
                   if plan["ponder"] else "")
         print(f"{label}  colour={colour_name(game.engine_colour)}  plies={plies:<3} "
-              f"{result_text(game.board, game.engine_colour):<22} max-think={game.max_think:.3f}s"
+              f"{result_text(game.board, game.engine_colour):<22} "
+              f"max-think={game.max_think:.3f}s ({game.max_think_kind})"
               f"{ponder}  OK ({time.monotonic() - started:.1f} s)", flush=True)
     if engine is not None:
         problem = stop_engine(engine)
@@ -580,7 +613,8 @@ def main():
     started = time.monotonic()
     total = failed = 0
     session_errors = []
-    for vi, variant in enumerate(variants):
+    for variant in variants:
+        vi = list(VARIANTS).index(variant)  # plans do not depend on --variants
         games, bad, errors = run_variant(vi, variant, args, log)
         total += games
         failed += bad
