@@ -15,8 +15,8 @@ use crate::rules::{Rules, Variant};
 use crate::search::{Control, Engine, InfoSink, Limits, SearchResult};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 /// Something that happened on the engine's input or in its search.
@@ -37,6 +37,29 @@ pub struct Input {
     sender: Sender<Event>,
     pending: VecDeque<String>,
     closed: bool,
+    shared: Arc<Mutex<Shared>>,
+}
+
+/// What the reader thread and the command loop share so that, during a search with nothing
+/// waiting, the reader answers urgent lines itself: one thread wake-up instead of two between a
+/// `ping` and its `pong`, which is what a GUI measures.
+#[derive(Default)]
+struct Shared {
+    /// Lines sent into the channel, and lines the command loop has taken out of it.
+    sent: u64,
+    consumed: u64,
+    /// Set while a search runs and no line waits for its end.
+    live: Option<Live>,
+}
+
+struct Live {
+    control: Arc<Control>,
+    classify: fn(&str) -> Urgent,
+}
+
+fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    // A panic elsewhere cannot leave the counters half-updated; keep going with them.
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Input {
@@ -44,17 +67,48 @@ impl Input {
     pub fn spawn<T: BufRead + Send + 'static>(reader: T) -> Input {
         let (sender, events) = channel();
         let feeder = sender.clone();
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let state = Arc::clone(&shared);
         std::thread::spawn(move || {
             for line in reader.lines() {
                 let Ok(line) = line else { break };
                 let line = line.trim_end_matches(['\r', '\n']).to_string();
+                let mut state = lock(&state);
+                let urgent = match &state.live {
+                    Some(live) if state.sent == state.consumed => {
+                        Some(((live.classify)(line.trim()), Arc::clone(&live.control)))
+                    }
+                    _ => None,
+                };
+                match urgent {
+                    None => {}
+                    Some((Urgent::Stop, control)) => {
+                        control.request_stop();
+                        continue;
+                    }
+                    Some((Urgent::PonderHit, control)) => {
+                        control.hit();
+                        continue;
+                    }
+                    Some((Urgent::Reply(text), _)) => {
+                        emit(text);
+                        continue;
+                    }
+                    Some((Urgent::Ignore, _)) => continue,
+                    // The command loop keeps this one for after the search.
+                    Some((Urgent::StopAndLater, control)) => {
+                        control.request_stop();
+                        state.live = None;
+                    }
+                }
+                state.sent += 1;
                 if feeder.send(Event::Line(line)).is_err() {
                     return;
                 }
             }
             let _ = feeder.send(Event::Eof);
         });
-        Input { events, sender, pending: VecDeque::new(), closed: false }
+        Input { events, sender, pending: VecDeque::new(), closed: false, shared }
     }
 
     /// Reads stdin.
@@ -70,12 +124,16 @@ impl Input {
         if self.closed {
             return Event::Eof;
         }
-        self.events.recv().unwrap_or(Event::Eof)
+        self.next_live()
     }
 
     /// The next event from the channel, skipping lines kept back (used while searching).
     fn next_live(&mut self) -> Event {
-        self.events.recv().unwrap_or(Event::Eof)
+        let event = self.events.recv().unwrap_or(Event::Eof);
+        if let Event::Line(_) = event {
+            lock(&self.shared).consumed += 1;
+        }
+        event
     }
 
     /// Keeps a line to handle after the running search.
@@ -90,6 +148,11 @@ impl Input {
 
     fn sender(&self) -> Sender<Event> {
         self.sender.clone()
+    }
+
+    /// Lets the reader thread answer urgent lines itself (or stops that with `None`).
+    fn set_live(&self, live: Option<Live>) {
+        lock(&self.shared).live = live;
     }
 }
 
@@ -169,10 +232,8 @@ pub enum Urgent {
 pub fn supervise<R: Rules>(
     search: Background<R>,
     input: &mut Input,
-    classify: impl Fn(&str) -> Urgent,
+    classify: fn(&str) -> Urgent,
 ) -> (Engine<R>, SearchResult<R>) {
-    // Lines that arrived with the `go` (still queued) come first, as if they came now.
-    let backlog: Vec<String> = input.pending.drain(..).collect();
     let control = Arc::clone(&search.control);
     let handle = |line: String, input: &mut Input| {
         // Once a line waits for the end of the search, the lines after it wait too: they
@@ -192,17 +253,39 @@ pub fn supervise<R: Rules>(
             }
         }
     };
+    // Lines that arrived with the `go` (still queued) come first, as if they came now.
+    let backlog: Vec<String> = input.pending.drain(..).collect();
     for line in backlog {
         handle(line, input);
     }
+    let go_live = |input: &Input| {
+        if input.pending.is_empty() {
+            input.set_live(Some(Live { control: Arc::clone(&control), classify }));
+        }
+    };
+    go_live(input);
     loop {
-        match input.next_live() {
-            Event::SearchDone => return search.finish(),
+        match input.events.recv().unwrap_or(Event::Eof) {
+            Event::SearchDone => {
+                input.set_live(None);
+                return search.finish();
+            }
             Event::Eof => {
+                input.set_live(None);
                 input.closed = true;
                 control.request_stop();
             }
-            Event::Line(line) => handle(line, input),
+            Event::Line(line) => {
+                // Held while the line is handled: the reader must not answer a later line
+                // before this one is dealt with.
+                let shared = Arc::clone(&input.shared);
+                let mut state = lock(&shared);
+                state.consumed += 1;
+                handle(line, input);
+                if !input.pending.is_empty() {
+                    state.live = None;
+                }
+            }
         }
     }
 }
