@@ -9,7 +9,7 @@ use crate::movegen::legal_moves;
 use crate::notation::{fen, moves};
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, Silent};
+use crate::search::{Engine, Limits, MAX_LEVEL, Silent};
 use crate::types::Side;
 use std::time::Duration;
 
@@ -24,6 +24,8 @@ pub enum PlayerSpec {
     Nodes(u64),
     /// Search for a fixed time per move.
     MoveTime(Duration),
+    /// Play at a strength level, 1 to 20 (20: full strength at depth 11).
+    Level(u32),
 }
 
 impl std::str::FromStr for PlayerSpec {
@@ -31,7 +33,8 @@ impl std::str::FromStr for PlayerSpec {
 
     /// `greedy`, `depth=N`, `nodes=N` or `time=MS`.
     fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || format!("player '{text}': use greedy, depth=N, nodes=N or time=MS");
+        let bad =
+            || format!("player '{text}': use greedy, depth=N, nodes=N, time=MS or level=1..20");
         if text == "greedy" {
             return Ok(PlayerSpec::Greedy);
         }
@@ -41,6 +44,9 @@ impl std::str::FromStr for PlayerSpec {
             "depth" if number > 0 => Ok(PlayerSpec::Depth(number as u32)),
             "nodes" if number > 0 => Ok(PlayerSpec::Nodes(number)),
             "time" if number > 0 => Ok(PlayerSpec::MoveTime(Duration::from_millis(number))),
+            "level" if (1..=u64::from(MAX_LEVEL)).contains(&number) => {
+                Ok(PlayerSpec::Level(number as u32))
+            }
             _ => Err(bad()),
         }
     }
@@ -121,7 +127,11 @@ struct Player<R: Rules> {
 
 impl<R: Rules> Player<R> {
     fn new(spec: PlayerSpec) -> Self {
-        Player { spec, engine: Engine::new(1, 16), evaluator: Evaluator::new() }
+        let mut engine = Engine::new(1, 16);
+        if let PlayerSpec::Level(level) = spec {
+            engine.set_level(level);
+        }
+        Player { spec, engine, evaluator: Evaluator::new() }
     }
 
     /// The player's move and the time it took.
@@ -140,6 +150,7 @@ impl<R: Rules> Player<R> {
             PlayerSpec::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
             PlayerSpec::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
             PlayerSpec::MoveTime(time) => Limits { move_time: Some(time), ..Limits::default() },
+            PlayerSpec::Level(level) => Limits { depth: Some(1 + level / 2), ..Limits::default() },
         };
         let result = self.engine.go(game, limits, false, &mut Silent);
         result.best.map(|mv| (mv, started.elapsed()))

@@ -167,10 +167,11 @@ fn hub_handshake_in_scans_form() {
     );
     assert_eq!(lines[3], "param name=hash value=64 type=int min=1 max=65536");
     assert_eq!(lines[4], "param name=ponder value=false type=bool");
-    assert_eq!(lines[5], "wait");
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[5], "param name=level value=20 type=int min=1 max=20");
+    assert_eq!(lines[6], "wait");
+    assert_eq!(lines.len(), 7);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..5] {
+    for line in &lines[..6] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }

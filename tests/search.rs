@@ -105,3 +105,35 @@ fn stop_from_another_thread_returns_a_legal_move() {
     let best = result.best.expect("a move");
     assert!(damas::movegen::legal_moves(&position).iter().any(|mv| *mv == best));
 }
+
+#[test]
+fn weaker_levels_vary_their_moves_but_never_throw_a_win() {
+    let start = damas::position::Position::<English>::start();
+    let game = Game::new(start);
+    let mut engine = Engine::<English>::new(1, 8);
+    engine.set_level(1);
+    let mut chosen = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        let result = engine.go(&game, Limits::default(), false, &mut Silent);
+        let mv = result.best.expect("a move");
+        assert_eq!(result.depth, 1, "level 1 searches one ply");
+        chosen.insert(moves::to_pdn(&start, &mv));
+    }
+    assert!(chosen.len() >= 3, "level 1 should vary its opening moves: {chosen:?}");
+    // Full strength is one move, every time (from the same fresh state).
+    engine.set_level(damas::search::MAX_LEVEL);
+    engine.new_game();
+    let first = engine.go(&game, depth(6), false, &mut Silent).best;
+    for _ in 0..5 {
+        engine.new_game();
+        assert_eq!(engine.go(&game, depth(6), false, &mut Silent).best, first);
+    }
+    // A weakened engine still takes a win it sees: only the winning move scores a win here.
+    let mut engine = Engine::<English>::new(1, 8);
+    engine.set_level(5);
+    let position = fen::parse::<English>("W:W22,30:B18").unwrap();
+    for _ in 0..10 {
+        let result = engine.go(&Game::new(position), Limits::default(), false, &mut Silent);
+        assert!(result.score >= WIN_BOUND, "{}", result.score);
+    }
+}

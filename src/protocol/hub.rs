@@ -9,14 +9,14 @@
 //! Nothing is ever written to stderr in this mode: pydraughts reads it as protocol.
 
 use super::{
-    Background, Event, Input, MAX_HASH, MAX_THREADS, Options, Urgent, emit, supervise,
+    Background, Event, Input, MAX_HASH, MAX_THREADS, Options, Urgent, configure, emit, supervise,
     variant_names,
 };
 use crate::game::Game;
 use crate::notation::{fen, hub as hub_position, moves};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Info, InfoSink, Limits, Score, WIN, WIN_BOUND};
+use crate::search::{Engine, Info, InfoSink, Limits, MAX_LEVEL, Score, WIN, WIN_BOUND};
 use crate::with_variant;
 use std::time::Duration;
 
@@ -177,6 +177,7 @@ pub fn handshake(options: &Options) -> Vec<String> {
         format!("param name=threads value={} type=int min=1 max={MAX_THREADS}", options.threads),
         format!("param name=hash value={} type=int min=1 max={MAX_HASH}", options.hash),
         format!("param name=ponder value={} type=bool", options.ponder),
+        format!("param name=level value={} type=int min=1 max={MAX_LEVEL}", options.level),
         "wait".to_string(),
     ]
 }
@@ -294,10 +295,7 @@ impl<R: Rules> Session<R> {
     }
 
     fn engine(&mut self) -> Engine<R> {
-        match self.engine.take() {
-            Some(engine) => engine,
-            None => Engine::new(self.options.threads, self.options.hash),
-        }
+        configure(self.engine.take(), &self.options)
     }
 
     /// Handles one line while no search runs.

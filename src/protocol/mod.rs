@@ -290,6 +290,17 @@ pub fn supervise<R: Rules>(
     }
 }
 
+/// Builds the engine the options describe, or adjusts the one kept from before.
+pub fn configure<R: Rules>(engine: Option<Engine<R>>, options: &Options) -> Engine<R> {
+    let mut engine = engine.unwrap_or_else(|| Engine::new(options.threads, options.hash));
+    if engine.threads() != options.threads {
+        engine.set_threads(options.threads);
+    }
+    engine.set_multipv(options.multipv);
+    engine.set_level(options.level);
+    engine
+}
+
 /// The stdin mode chosen by the first line: `hub` starts the Hub protocol, `uci` the UCI-style
 /// dialect, anything else the text mode (which handles that line itself).
 pub fn run_auto() {
@@ -325,6 +336,8 @@ pub struct Options {
     pub ponder: bool,
     /// Principal variations reported by an analysis (UCI `MultiPV`).
     pub multipv: usize,
+    /// Playing strength, 1 to 20 (full).
+    pub level: u32,
 }
 
 /// Most search threads.
@@ -343,6 +356,7 @@ impl Options {
             hash: 64,
             ponder: false,
             multipv: 1,
+            level: crate::search::MAX_LEVEL,
         }
     }
 
@@ -374,6 +388,7 @@ impl Options {
                 self.hash = (((1usize << log) * 16) >> 20).clamp(1, MAX_HASH);
             }
             "multipv" => self.multipv = int(1, MAX_MULTIPV)?,
+            "level" => self.level = int(1, crate::search::MAX_LEVEL as usize)? as u32,
             "ponder" => {
                 self.ponder = match value.to_ascii_lowercase().as_str() {
                     "true" | "1" | "on" | "yes" => true,

@@ -3,7 +3,7 @@
 //! `undo`, `go`, `analyze`, `stop`, `perft`, `eval`, `quit`. Errors are one readable line; the
 //! session goes on.
 
-use super::{Background, Event, Input, Options, Urgent, emit, supervise};
+use super::{Background, Event, Input, Options, Urgent, configure, emit, supervise};
 use crate::analyze::{describe, line as pdn_line};
 use crate::eval::Evaluator;
 use crate::game::{Game, Outcome};
@@ -31,6 +31,7 @@ commands:
   perft N              count the positions N plies ahead (N up to 10)
   eval                 the static evaluation, for the side to move
   threads N, hash MB   search threads and table size
+  level N, multipv N   playing strength 1-20 (20: full), lines shown by analyze
   quit                 leave
 protocol modes: start with `damas hub` (Hub, for GUIs and pydraughts), `damas uci`, `damas dxp`.";
 
@@ -143,7 +144,7 @@ impl<R: Rules> Session<R> {
                 emit(&format!("eval {} (for the side to move)", describe(score)));
                 Ok(())
             }
-            "threads" | "hash" => {
+            "threads" | "hash" | "level" | "multipv" => {
                 let value = rest.first().copied().unwrap_or("");
                 self.options.set(command, value).map(|()| self.engine = None)
             }
@@ -214,10 +215,7 @@ impl<R: Rules> Session<R> {
             emit("error: no legal move in this position");
             return None;
         }
-        let engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(self.options.threads, self.options.hash));
+        let engine = configure(self.engine.take(), &self.options);
         let root = *self.game.position();
         let search =
             Background::start(engine, self.game.clone(), limits, false, TextInfo { root }, input);

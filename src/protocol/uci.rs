@@ -9,13 +9,13 @@
 //! and read in PDN or Hub notation; times are in milliseconds as in UCI.
 
 use super::{Background, Event, Input, MAX_HASH, MAX_MULTIPV, MAX_THREADS, Options, Urgent};
-use super::{emit, supervise, variant_names};
+use super::{configure, emit, supervise, variant_names};
 use crate::analyze::line as pdn_line;
 use crate::game::Game;
 use crate::notation::{fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Info, InfoSink, Limits, Score, WIN, WIN_BOUND};
+use crate::search::{Engine, Info, InfoSink, Limits, MAX_LEVEL, Score, WIN, WIN_BOUND};
 use crate::types::Side;
 use crate::with_variant;
 use std::time::Duration;
@@ -48,6 +48,7 @@ pub fn handshake(options: &Options) -> Vec<String> {
         format!("option name Hash type spin default {} min 1 max {MAX_HASH}", options.hash),
         format!("option name Ponder type check default {}", options.ponder),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        format!("option name Level type spin default {} min 1 max {MAX_LEVEL}", options.level),
     ];
     lines.push("uciok".to_string());
     lines
@@ -132,12 +133,7 @@ struct Session<R: Rules> {
 
 impl<R: Rules> Session<R> {
     fn engine(&mut self) -> Engine<R> {
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(self.options.threads, self.options.hash));
-        engine.set_multipv(self.options.multipv);
-        engine
+        configure(self.engine.take(), &self.options)
     }
 
     fn handle(&mut self, text: &str, input: &mut Input) -> Option<Exit> {

@@ -119,6 +119,9 @@ pub struct Engine<R: Rules> {
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
     multipv: usize,
+    level: u32,
+    /// Varies a weakened engine's choices from one move to the next.
+    draws: u64,
 }
 
 impl<R: Rules> Engine<R> {
@@ -129,6 +132,8 @@ impl<R: Rules> Engine<R> {
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
             multipv: 1,
+            level: MAX_LEVEL,
+            draws: 0,
         };
         engine.set_threads(threads);
         engine
@@ -148,6 +153,13 @@ impl<R: Rules> Engine<R> {
     /// is the first line's).
     pub fn set_multipv(&mut self, lines: usize) {
         self.multipv = lines.max(1);
+    }
+
+    /// Sets the playing strength, 1 (weakest) to [`MAX_LEVEL`] (full strength, the default).
+    /// Below it the engine searches no deeper than `1 + level/2` plies and picks among its best
+    /// four lines, preferring better ones, with a tolerance that grows as the level drops.
+    pub fn set_level(&mut self, level: u32) {
+        self.level = level.clamp(1, MAX_LEVEL);
     }
 
     /// Number of search threads.
@@ -233,7 +245,11 @@ impl<R: Rules> Engine<R> {
             mandatory_capture: game.rules().mandatory_capture,
             dead_draw: game.rules().draws.dead_draw.map(|(_, test)| test),
         };
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        let weakened = self.level < MAX_LEVEL;
+        let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        if weakened {
+            max_depth = max_depth.min(level_depth(self.level));
+        }
         let clock = TimeManager::new(&limits);
         let tt = &*self.tt;
         let single_move = legal.len() == 1
@@ -242,6 +258,7 @@ impl<R: Rules> Engine<R> {
             && !ponder
             && limits.depth.is_none();
         let mut best: Option<alphabeta::Iteration<R>> = None;
+        let mut last_lines: Vec<alphabeta::Iteration<R>> = Vec::new();
         std::thread::scope(|scope| {
             for (index, slot) in self.searchers.iter().enumerate().skip(1) {
                 let history = history.clone();
@@ -265,7 +282,8 @@ impl<R: Rules> Engine<R> {
                 return;
             };
             main.prepare(history.clone(), &limits, Some(clock));
-            let lines = self.multipv.clamp(1, legal.len());
+            let wanted = if weakened { self.multipv.max(LEVEL_LINES) } else { self.multipv };
+            let lines = wanted.clamp(1, legal.len());
             let mut previous: Vec<Score> = Vec::new();
             for depth in 1..=max_depth {
                 if control.ponder_hit.swap(false, Ordering::Relaxed) {
@@ -293,6 +311,9 @@ impl<R: Rules> Engine<R> {
                     break;
                 }
                 found.sort_by_key(|iteration| -iteration.score);
+                if weakened {
+                    last_lines.clone_from(&found);
+                }
                 previous = found.iter().map(|iteration| iteration.score).collect();
                 for (index, iteration) in found.iter().enumerate() {
                     sink.info(&Info {
@@ -325,11 +346,16 @@ impl<R: Rules> Engine<R> {
         });
         let nodes =
             self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
-        let iteration = best.unwrap_or_else(|| alphabeta::Iteration {
+        let mut iteration = best.unwrap_or_else(|| alphabeta::Iteration {
             depth: 0,
             score: 0,
             pv: vec![legal.as_slice()[0]],
         });
+        if weakened && !last_lines.is_empty() {
+            self.draws = self.draws.wrapping_add(root.hash() | 1);
+            let pick = pick_line(&last_lines, self.level, self.draws);
+            iteration = last_lines.swap_remove(pick);
+        }
         let best_move = iteration.pv.first().copied().or_else(|| legal.as_slice().first().copied());
         SearchResult {
             best: best_move,
@@ -341,6 +367,49 @@ impl<R: Rules> Engine<R> {
             pv: iteration.pv,
         }
     }
+}
+
+/// Full strength; lower levels play weaker (see [`Engine::set_level`]).
+pub const MAX_LEVEL: u32 = 20;
+
+/// Lines a weakened engine chooses from.
+const LEVEL_LINES: usize = 4;
+
+/// Depth a level searches to: 1 at level 1, 10 at level 19.
+fn level_depth(level: u32) -> u32 {
+    1 + level / 2
+}
+
+/// Chooses among the lines (best first) of a weakened search: lines within a margin of the best
+/// that widens as the level drops, each drawn with a weight that falls with its score gap, so
+/// the engine errs like a person does (a plausible second-best move), not at random.
+fn pick_line<R: Rules>(lines: &[alphabeta::Iteration<R>], level: u32, seed: u64) -> usize {
+    let weakness = f64::from(MAX_LEVEL.saturating_sub(level));
+    let margin = weakness * 12.0;
+    let temperature = (weakness * 6.0).max(1.0);
+    let best = f64::from(lines[0].score);
+    let weights: Vec<f64> = lines
+        .iter()
+        .map(|line| {
+            let gap = best - f64::from(line.score);
+            let decisive = line.score.abs() >= WIN_BOUND || lines[0].score >= WIN_BOUND;
+            if gap > margin || (decisive && gap > 0.0) { 0.0 } else { (-gap / temperature).exp() }
+        })
+        .collect();
+    // A splitmix64 draw from the seed.
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    let total: f64 = weights.iter().sum();
+    let mut target = (z >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (index, weight) in weights.iter().enumerate() {
+        if target < *weight {
+            return index;
+        }
+        target -= weight;
+    }
+    0
 }
 
 fn clock_soft<R: Rules>(main: &Searcher<R>) -> bool {
