@@ -1,15 +1,17 @@
 //! `damas analyze`: the engine's main job for a person at a terminal or a program reading JSON.
-//! Prints the board, one line per completed iteration and the best move.
+//! Prints the board, one line per completed iteration (per line with MultiPV) and the best move,
+//! optionally an SVG diagram; also a file of positions, or a whole PDN game annotated move by move.
 
 use crate::game::Game;
-use crate::notation::{diagram, fen, moves};
+use crate::notation::pdn::PdnGame;
+use crate::notation::{diagram, fen, moves, svg};
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
-use crate::search::{Engine, Info, InfoSink, Limits, Score, WIN, WIN_BOUND};
+use crate::search::{Engine, Info, InfoSink, Limits, Score, Silent, WIN, WIN_BOUND};
 use std::time::Duration;
 
 /// What to search and how.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Depth limit.
     pub depth: Option<u32>,
@@ -21,6 +23,10 @@ pub struct Settings {
     pub hash: usize,
     /// JSON lines instead of text.
     pub json: bool,
+    /// Lines (principal variations) to show.
+    pub multipv: usize,
+    /// Write an SVG diagram with the best move to this file.
+    pub svg: Option<String>,
 }
 
 /// A score as people read it: `+0.35` (men), `win in 7` or `loss in 4` (moves).
@@ -64,6 +70,7 @@ fn json_string(text: &str) -> String {
 struct Printer<R: Rules> {
     root: Position<R>,
     json: bool,
+    multipv: bool,
 }
 
 impl<R: Rules> InfoSink<R> for Printer<R> {
@@ -74,8 +81,9 @@ impl<R: Rules> InfoSink<R> for Printer<R> {
         if self.json {
             let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
             println!(
-                "{{\"type\":\"info\",\"depth\":{},\"seldepth\":{},\"score\":{},\"score_text\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{},\"pv\":[{}]}}",
+                "{{\"type\":\"info\",\"depth\":{},\"multipv\":{},\"seldepth\":{},\"score\":{},\"score_text\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{},\"pv\":[{}]}}",
                 info.depth,
+                info.multipv,
                 info.seldepth,
                 info.score,
                 json_string(&describe(info.score)),
@@ -85,8 +93,9 @@ impl<R: Rules> InfoSink<R> for Printer<R> {
                 pv.join(",")
             );
         } else {
+            let line = if self.multipv { format!("line {} ", info.multipv) } else { String::new() };
             println!(
-                "depth {:>2}/{:<2} score {:>8}  nodes {:>11}  nps {:>9}  time {:>6.2}  pv {}",
+                "{line}depth {:>2}/{:<2} score {:>8}  nodes {:>11}  nps {:>9}  time {:>6.2}  pv {}",
                 info.depth,
                 info.seldepth,
                 describe(info.score),
@@ -99,15 +108,38 @@ impl<R: Rules> InfoSink<R> for Printer<R> {
     }
 }
 
-/// Analyses `start` and prints the result.
-pub fn run<R: Rules>(start: Position<R>, settings: &Settings) {
-    let game = Game::new(start);
-    let seconds = settings.seconds.or(if settings.depth.is_none() { Some(3.0) } else { None });
-    let limits = Limits {
+fn limits(settings: &Settings, default_seconds: f64) -> Limits {
+    let seconds =
+        settings.seconds.or(if settings.depth.is_none() { Some(default_seconds) } else { None });
+    Limits {
         depth: settings.depth,
         move_time: seconds.map(Duration::from_secs_f64),
+        analysis: true,
         ..Limits::default()
-    };
+    }
+}
+
+fn engine<R: Rules>(settings: &Settings) -> Engine<R> {
+    let mut engine = Engine::<R>::new(settings.threads, settings.hash);
+    engine.set_multipv(settings.multipv.max(1));
+    engine
+}
+
+/// Analyses `start` and prints the result.
+///
+/// # Errors
+/// The SVG file cannot be written.
+pub fn run<R: Rules>(start: Position<R>, settings: &Settings) -> Result<(), String> {
+    let mut engine = engine::<R>(settings);
+    analyse_one(&mut engine, start, settings)
+}
+
+fn analyse_one<R: Rules>(
+    engine: &mut Engine<R>,
+    start: Position<R>,
+    settings: &Settings,
+) -> Result<(), String> {
+    let game = Game::new(start);
     if settings.json {
         println!(
             "{{\"type\":\"position\",\"variant\":{},\"fen\":{}}}",
@@ -118,9 +150,8 @@ pub fn run<R: Rules>(start: Position<R>, settings: &Settings) {
         print!("{}", diagram::draw(&start));
         println!("FEN {}", fen::write(&start));
     }
-    let mut engine = Engine::<R>::new(settings.threads, settings.hash);
-    let mut printer = Printer { root: start, json: settings.json };
-    let result = engine.go(&game, limits, false, &mut printer);
+    let mut printer = Printer { root: start, json: settings.json, multipv: settings.multipv > 1 };
+    let result = engine.go(&game, limits(settings, 3.0), false, &mut printer);
     let best = result.best.map(|mv| moves::to_pdn(&start, &mv));
     let pv = line(&start, &result.pv);
     if settings.json {
@@ -147,4 +178,139 @@ pub fn run<R: Rules>(start: Position<R>, settings: &Settings) {
             None => println!("no legal move: {}", game.outcome()),
         }
     }
+    if let Some(path) = &settings.svg {
+        let picture = svg::draw(&start, result.best.as_ref());
+        std::fs::write(path, picture).map_err(|e| format!("cannot write {path}: {e}"))?;
+        if !settings.json {
+            println!("diagram written to {path}");
+        }
+    }
+    Ok(())
+}
+
+/// Analyses every position of a file: one PDN FEN per line (`#` lines and blank lines skipped).
+/// A line that is not a FEN is reported on stderr and skipped.
+///
+/// # Errors
+/// The file cannot be read, or some lines were not positions (after analysing the others).
+pub fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut engine = engine::<R>(settings);
+    let mut bad = 0;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match fen::parse::<R>(line) {
+            Ok(start) => {
+                if !settings.json {
+                    println!("\n# {path}:{}", number + 1);
+                }
+                engine.new_game();
+                analyse_one(&mut engine, start, settings)?;
+            }
+            Err(error) => {
+                eprintln!("damas: error: {path}:{}: {error}", number + 1);
+                bad += 1;
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(format!("{bad} line(s) of {path} were not positions"));
+    }
+    Ok(())
+}
+
+/// How much worse than the best move a played move may be before it is marked (hundredths of a
+/// man): `?!` dubious, `?` mistake, `??` blunder.
+const MARKS: [(Score, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
+
+/// Analyses every position of a PDN game and annotates each move with the engine's score, its
+/// best move, and a mark when the move played was much worse; prints one line per move, then
+/// the annotated game as PDN (or one JSON object per move).
+///
+/// # Errors
+/// An unreadable FEN tag or an illegal move in the game.
+pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(), String> {
+    let start = match game_text.tag("FEN") {
+        Some(text) => fen::parse::<R>(text).map_err(|e| e.to_string())?,
+        None => Position::start(),
+    };
+    let mut game = Game::new(start);
+    let mut played = Vec::new();
+    for (index, text) in game_text.moves.iter().enumerate() {
+        let mv = moves::parse(game.position(), text)
+            .map_err(|e| format!("move {} ({text}) of the game: {e}", index + 1))?;
+        played.push(mv);
+        game.play(&mv).map_err(|e| format!("move {} ({text}) of the game: {e}", index + 1))?;
+    }
+    let mut engine = engine::<R>(&Settings { multipv: 1, ..settings.clone() });
+    let limits = limits(settings, 1.0);
+    // Score and best move of every position, the final one included, for the side to move.
+    let mut replay = Game::new(start);
+    let mut searched = Vec::with_capacity(played.len() + 1);
+    for index in 0..=played.len() {
+        let result = if replay.legal_moves().is_empty() {
+            None
+        } else {
+            Some(engine.go(&replay, limits, false, &mut Silent))
+        };
+        searched.push(result);
+        if let Some(mv) = played.get(index) {
+            replay.play_unchecked(mv);
+        }
+    }
+    let mut position = start;
+    let mut annotated = String::new();
+    for (index, mv) in played.iter().enumerate() {
+        let text = moves::to_pdn(&position, mv);
+        let Some(result) = &searched[index] else { break };
+        let best_score = result.score;
+        // The move's own score is the next position's, turned round.
+        let after = searched[index + 1].as_ref().map_or(best_score, |next| -next.score);
+        let loss = if result.best == Some(*mv) { 0 } else { (best_score - after).max(0) };
+        let mark = MARKS.iter().find(|(limit, _)| loss >= *limit).map_or("", |(_, m)| *m);
+        let best = result.best.map(|b| moves::to_pdn(&position, &b)).unwrap_or_default();
+        let number = index / 2 + 1;
+        let first = position.side_to_move() == start.side_to_move();
+        if settings.json {
+            println!(
+                "{{\"type\":\"move\",\"ply\":{},\"move\":{},\"score\":{after},\"best\":{},\"best_score\":{best_score},\"mark\":{}}}",
+                index + 1,
+                json_string(&text),
+                json_string(&best),
+                json_string(mark)
+            );
+        } else {
+            let prefix = if first { format!("{number}.") } else { format!("{number}...") };
+            println!(
+                "{prefix:<6} {:<10} {:>10}   best {:<10} {:>10}",
+                format!("{text}{mark}"),
+                describe(after),
+                best,
+                describe(best_score)
+            );
+        }
+        if first || index == 0 {
+            annotated.push_str(&format!("{number}{} ", if first { "." } else { "..." }));
+        }
+        annotated.push_str(&format!("{text}{mark} {{{}", describe(after)));
+        if !mark.is_empty() {
+            annotated.push_str(&format!(", best {best} {}", describe(best_score)));
+        }
+        annotated.push_str("} ");
+        position.play(mv);
+    }
+    if !settings.json {
+        if let Some(fen_tag) = game_text.tag("FEN") {
+            println!("\n[FEN \"{fen_tag}\"]");
+        } else {
+            println!();
+        }
+        let result = game_text.result.as_deref().unwrap_or("*");
+        println!("{}{result}", annotated);
+        println!("final position: {}", game.outcome());
+    }
+    Ok(())
 }

@@ -165,14 +165,23 @@ pub enum Command {
     },
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
+    /// `--file` analyses one FEN per line; `--pdn` annotates every move of a PDN game.
     Analyze {
         /// The position.
         #[command(flatten)]
         position: PositionArgs,
+        /// A file with one PDN FEN per line, each analysed in turn.
+        #[arg(long, conflicts_with_all = ["pdn", "fen", "moves"])]
+        file: Option<String>,
+        /// A PDN game file: every move is analysed and annotated (its [GameType] tag, if any,
+        /// chooses the variant; [FEN] the start).
+        #[arg(long, conflicts_with_all = ["fen", "moves"])]
+        pdn: Option<String>,
         /// Search to this depth.
         #[arg(long, short = 'd')]
         depth: Option<u32>,
-        /// Search for this many seconds (default 3 when no depth is given).
+        /// Search for this many seconds (default 3 per position, 1 per move of a PDN game, when
+        /// no depth is given).
         #[arg(long, short = 's')]
         time: Option<f64>,
         /// Search threads (default: all cores).
@@ -181,6 +190,12 @@ pub enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Show this many best lines.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// Write an SVG diagram of the position with the best move as an arrow to this file.
+        #[arg(long)]
+        svg: Option<String>,
         /// One JSON object per line instead of text.
         #[arg(long)]
         json: bool,
@@ -288,19 +303,60 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             crate::bench::run(depth.max(1), threads.max(1));
             Ok(())
         }
-        Command::Analyze { position, depth, time, threads, hash, json } => {
-            let variant: Variant = position.variant.parse()?;
+        Command::Analyze {
+            position,
+            file,
+            pdn,
+            depth,
+            time,
+            threads,
+            hash,
+            multipv,
+            svg,
+            json,
+        } => {
+            let mut variant: Variant = position.variant.parse()?;
             if let Some(seconds) = time {
                 if !(seconds.is_finite() && seconds > 0.0) {
                     return Err(UserError("--time must be a positive number of seconds".into()));
                 }
             }
-            let threads = threads.unwrap_or_else(default_threads);
-            let settings = crate::analyze::Settings { depth, seconds: time, threads, hash, json };
+            if !(1..=crate::protocol::MAX_MULTIPV).contains(&multipv) {
+                return Err(UserError(format!(
+                    "--multipv must be from 1 to {}",
+                    crate::protocol::MAX_MULTIPV
+                )));
+            }
+            let threads = threads.unwrap_or_else(default_threads).max(1);
+            let settings = crate::analyze::Settings {
+                depth,
+                seconds: time,
+                threads,
+                hash: hash.max(1),
+                json,
+                multipv,
+                svg,
+            };
+            if let Some(path) = pdn {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
+                let game = crate::notation::pdn::parse(&text)?;
+                if let Some(kind) = game.tag("GameType") {
+                    let number = kind.split(',').next().unwrap_or("").trim();
+                    variant = number.parse().map_err(|_| {
+                        UserError(format!("GameType \"{kind}\" of {path} is not a known variant"))
+                    })?;
+                }
+                return with_variant!(variant, R => crate::analyze::run_pdn::<R>(&game, &settings))
+                    .map_err(UserError);
+            }
+            if let Some(path) = file {
+                return with_variant!(variant, R => crate::analyze::run_file::<R>(&path, &settings))
+                    .map_err(UserError);
+            }
             with_variant!(variant, R => {
                 let start = load::<R>(&position)?;
-                crate::analyze::run::<R>(start, &settings);
-                Ok(())
+                crate::analyze::run::<R>(start, &settings).map_err(UserError)
             })
         }
         Command::Match { variant, a, b, games, openings, seed, max_plies, verbose } => {

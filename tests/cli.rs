@@ -94,3 +94,41 @@ fn bad_input_is_a_clear_error_with_status_2() {
     fails_with(&["perft", "-3"], "");
     fails_with(&["perft"], "");
 }
+
+#[test]
+fn analyze_multipv_svg_file_and_pdn() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("board.svg");
+    let svg_path = svg.to_str().unwrap();
+    let output =
+        damas(&["analyze", "--depth", "5", "--multipv", "3", "--threads", "1", "--svg", svg_path]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for k in 1..=3 {
+        assert!(text.contains(&format!("line {k} depth  5/")), "line {k}: {text}");
+    }
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("<polyline"), "{picture}");
+    // A file of positions, one of them bad: the others are analysed, exit status 2.
+    let list = dir.join("positions.txt");
+    std::fs::write(&list, "# two positions\nW:W22,30:B18\nnot a fen\nB:W21-32:B1-12\n").unwrap();
+    let output = damas(&["analyze", "--file", list.to_str().unwrap(), "--depth", "3", "-t", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output).matches("best move").count(), 2, "{}", stdout(&output));
+    assert!(stderr(&output).contains("positions.txt:3"), "{}", stderr(&output));
+    // A PDN game: every move annotated, the blunders marked.
+    let pdn = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/random-english.pdn");
+    let output = damas(&["analyze", "--pdn", pdn, "--depth", "6", "--threads", "1", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().filter(|l| l.starts_with("{\"type\":\"move\"")).count(), 30);
+    assert!(text.contains("\"move\":\"11-15\",") && text.contains("\"mark\":\"??\""), "{text}");
+    // Bad input: a clear error, exit status 2.
+    fails_with(&["analyze", "--multipv", "0"], "--multipv");
+    fails_with(&["analyze", "--pdn", "/nonexistent.pdn"], "cannot read");
+    let broken = dir.join("broken.pdn");
+    std::fs::write(&broken, "1. 11-15 15-19 *").unwrap();
+    fails_with(&["analyze", "--pdn", broken.to_str().unwrap()], "move 2 (15-19)");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,7 +9,9 @@ pub mod diagram;
 pub mod fen;
 pub mod hub;
 pub mod moves;
+pub mod pdn;
 pub mod squares;
+pub mod svg;
 
 use std::fmt;
 
