@@ -18,7 +18,7 @@ use crate::movegen::generate_with;
 use crate::moves::MoveList;
 use crate::position::MoveOf;
 use crate::rules::Rules;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -259,6 +259,15 @@ impl<R: Rules> Engine<R> {
             && limits.depth.is_none();
         let mut best: Option<alphabeta::Iteration<R>> = None;
         let mut last_lines: Vec<alphabeta::Iteration<R>> = Vec::new();
+        // The deepest iteration a helper completed: when it is deeper than the main thread's,
+        // its move is played (a single-line search only), and a helper that completes the
+        // depth limit first ends the search.
+        let deepest_slot: Mutex<Option<alphabeta::Iteration<R>>> = Mutex::new(None);
+        let deepest = &deepest_slot;
+        let main_depth_slot = AtomicU32::new(1);
+        let main_depth = &main_depth_slot;
+        let single_line = self.multipv <= 1 && !weakened;
+        let helper_may_finish = single_line && !ponder && !limits.infinite;
         std::thread::scope(|scope| {
             for (index, slot) in self.searchers.iter().enumerate().skip(1) {
                 let history = history.clone();
@@ -270,10 +279,27 @@ impl<R: Rules> Engine<R> {
                     let mut previous = None;
                     while depth <= max_depth && !control.stop.load(Ordering::Relaxed) {
                         match searcher.iterate(&root, depth, previous, tt, control) {
-                            Some(iteration) => previous = Some(iteration.score),
+                            Some(iteration) => {
+                                previous = Some(iteration.score);
+                                if let Ok(mut deepest) = deepest.lock() {
+                                    if deepest.as_ref().is_none_or(|d| iteration.depth > d.depth) {
+                                        *deepest = Some(iteration);
+                                    }
+                                }
+                                if depth == max_depth && helper_may_finish {
+                                    control.stop.store(true, Ordering::Relaxed);
+                                }
+                            }
                             None => break,
                         }
-                        depth += 1;
+                        // Keep ahead of the main thread: odd helpers one ply deeper than it,
+                        // even ones at its depth (its table entries guide them).
+                        let lead = main_depth.load(Ordering::Relaxed) + (index as u32 % 2);
+                        let next = (depth + 1).max(lead).min(max_depth);
+                        if next <= depth {
+                            break;
+                        }
+                        depth = next;
                     }
                 });
             }
@@ -286,6 +312,7 @@ impl<R: Rules> Engine<R> {
             let lines = wanted.clamp(1, legal.len());
             let mut previous: Vec<Score> = Vec::new();
             for depth in 1..=max_depth {
+                main_depth.store(depth, Ordering::Relaxed);
                 if control.ponder_hit.swap(false, Ordering::Relaxed) {
                     main.restart_clock();
                 }
@@ -346,6 +373,22 @@ impl<R: Rules> Engine<R> {
         });
         let nodes =
             self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
+        let helper = deepest_slot.into_inner().ok().flatten();
+        if let Some(helper) = helper.filter(|_| single_line) {
+            if best.as_ref().is_none_or(|main| helper.depth > main.depth) {
+                sink.info(&Info {
+                    depth: helper.depth,
+                    multipv: 1,
+                    seldepth: helper.pv.len() as u32,
+                    mean_depth: f64::from(helper.depth),
+                    score: helper.score,
+                    nodes: control.nodes.load(Ordering::Relaxed),
+                    time: started.elapsed(),
+                    pv: helper.pv.clone(),
+                });
+                best = Some(helper);
+            }
+        }
         let mut iteration = best.unwrap_or_else(|| alphabeta::Iteration {
             depth: 0,
             score: 0,
