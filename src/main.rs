@@ -4,6 +4,21 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A reader that goes away early (`damas moves | head -1`) makes printing fail; that is the
+    // reader's choice, not an error of ours: leave quietly, as Unix tools do.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
     let cli = damas::cli::Cli::parse();
     // In the stdin protocols stderr must stay silent unless asked for: pydraughts reads the
     // engine's stderr as protocol lines.

@@ -132,3 +132,19 @@ fn analyze_multipv_svg_file_and_pdn() {
     fails_with(&["analyze", "--pdn", broken.to_str().unwrap()], "move 2 (15-19)");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_leaves_early_is_no_error() {
+    // `damas perft 3 --divide | head -1`: the output pipe closes before damas has written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["perft", "4", "--divide", "--variant", "international"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run damas");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait");
+    let err = stderr(&output);
+    assert!(output.status.success(), "{:?}: {err}", output.status);
+    assert!(!err.contains("panicked"), "{err}");
+}
