@@ -50,7 +50,7 @@ pub const POSITIONS: &[(Variant, &str, &str)] = &[
 ];
 
 /// Default bench depth.
-pub const DEPTH: u32 = 9;
+pub const DEPTH: u32 = 12;
 
 /// Runs the bench on `threads` threads, printing one line per position and the signature line
 /// last. Returns the total node count (deterministic with one thread).

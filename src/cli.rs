@@ -133,9 +133,10 @@ pub enum Command {
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
     },
-    /// Plays games between two players on this engine (A's score, Elo with a 95% error bar):
-    /// `greedy` (1 ply), `depth=N`, `nodes=N` or `time=MS`. Pairs of games from the same
-    /// opening with colours swapped; every move is checked legal.
+    /// Plays games between two players (A's score, Elo with a 95% error bar): this engine as
+    /// `greedy` (1 ply), `depth=N`, `nodes=N`, `time=MS` or `level=N`, or another Hub engine as
+    /// `hub:PATH:depth=N` (or `:nodes=N`, `:time=MS`), e.g. an older build of damas. Pairs of
+    /// games from the same opening with colours swapped; every move is checked legal.
     Match {
         /// Rule set.
         #[arg(long, short = 'v', default_value = "english")]

@@ -182,6 +182,69 @@ fn russian_kodeks_counts() {
     assert!(matches!(three.outcome(), Outcome::Draw(_)), "{}", three.outcome());
 }
 
+/// Every Kodeks endgame count on its own (the 15-move king rule switched off so that it does
+/// not fire first), each just short of its limit and at it.
+#[test]
+fn russian_kodeks_endgame_counts_one_by_one() {
+    let kodeks = DrawRules {
+        repetitions: 0,
+        reversible_plies: None,
+        ..DrawRules::federation(Variant::Russian)
+    };
+    // (position, White's and Black's shuffles, plies allowed, words of the rule's name).
+    let cases = [
+        // Equal material, four pieces each with a king: 30 moves.
+        ("W:WKc1,a3,e3,g3:BKh8,b6,d6,f6", ["c1-d2", "h8-g7", "d2-c1", "g7-h8"], 60, "four or five"),
+        // Equal material, six pieces each: 60 moves.
+        (
+            "W:WKc1,a3,e3,g3,f2,h2:BKh8,b6,d6,f6,a7,c7",
+            ["c1-d2", "h8-g7", "d2-c1", "g7-h8"],
+            120,
+            "six or seven",
+        ),
+        // Three kings against a lone king: 15 moves.
+        ("W:WKa1,Kc1,Ke1:BKb8", ["c1-d2", "b8-a7", "d2-c1", "a7-b8"], 30, "three or more kings"),
+        // Two pieces against a lone king: 5 moves.
+        ("W:WKc1,g1:BKh8", ["c1-d2", "h8-g7", "d2-c1", "g7-h8"], 10, "two pieces"),
+        // Three pieces with a king against a lone king holding the long diagonal (g7, h8): 5
+        // moves.
+        ("W:WKc1,Ke1,g1:BKh8", ["c1-d2", "h8-g7", "d2-c1", "g7-h8"], 10, "long diagonal"),
+    ];
+    for (text, cycle, plies, name) in cases {
+        let mut g = game::<Russian>(text, kodeks.clone());
+        shuffle(&mut g, &cycle, plies - 1);
+        assert_eq!(g.outcome(), Outcome::Ongoing, "{text} after {} plies", plies - 1);
+        shuffle(&mut g, &cycle[(plies - 1) % 4..(plies - 1) % 4 + 1], 1);
+        assert!(
+            matches!(g.outcome(), Outcome::Draw(ref why) if why.contains(name)),
+            "{text} after {plies} plies: {}",
+            g.outcome()
+        );
+    }
+}
+
+/// The long-diagonal count holds only while the lone king stays on the diagonal: off it (f8,
+/// e7) no 5-move limit, and leaving restarts the count.
+#[test]
+fn russian_long_diagonal_count_needs_the_diagonal() {
+    let kodeks = DrawRules {
+        repetitions: 0,
+        reversible_plies: None,
+        ..DrawRules::federation(Variant::Russian)
+    };
+    let mut off = game::<Russian>("W:WKc1,Ke1,g1:BKf8", kodeks.clone());
+    shuffle(&mut off, &["c1-d2", "f8-e7", "d2-c1", "e7-f8"], 12);
+    assert_eq!(off.outcome(), Outcome::Ongoing);
+    let mut back = game::<Russian>("W:WKc1,Ke1,g1:BKh8", kodeks);
+    shuffle(&mut back, &["c1-d2", "h8-g7", "d2-c1", "g7-h8"], 8);
+    // Off the diagonal and back: the count starts again.
+    play(&mut back, "c1-d2 h8-g7 d2-c1 g7-f8 c1-d2 f8-g7");
+    shuffle(&mut back, &["d2-c1", "g7-h8", "c1-d2", "h8-g7"], 9);
+    assert_eq!(back.outcome(), Outcome::Ongoing, "nine plies since the king came back");
+    play(&mut back, "g7-h8");
+    assert!(matches!(back.outcome(), Outcome::Draw(ref why) if why.contains("long diagonal")));
+}
+
 #[test]
 fn other_move_counts() {
     let mut czech = game::<Czech>("W:WKc1,g1:BKb8,h8", no_repetition::<Czech>());

@@ -19,6 +19,14 @@ pub struct Evaluator<R: Rules> {
     weights: Weights,
     /// Squares by distance from White's back row: `rows[0]` is White's back row.
     rows_from_white: Vec<Bits<R>>,
+    /// Per side, the squares whose row number (counted from that side's back row) has bit `k`
+    /// set: the sum of the rows of a set of men is then four weighted popcounts, not one per row.
+    row_planes: [[Bits<R>; 4]; 2],
+    /// Per side, the squares from which a man is one to three rows from crowning.
+    runaway_zone: [Bits<R>; 2],
+    /// Per side and bit, the squares ahead of a man there that an enemy piece must occupy to
+    /// stop it running to the crowning row (within one column either side per row ahead).
+    runaway_cone: [Vec<Bits<R>>; 2],
     centre: Bits<R>,
     total_men: u32,
 }
@@ -45,9 +53,47 @@ impl<R: Rules> Evaluator<R> {
                 centre |= bit;
             }
         }
+        let mut row_planes = [[Bits::<R>::EMPTY; 4]; 2];
+        let mut runaway_zone = [Bits::<R>::EMPTY; 2];
+        let bits = (0..R::Geo::SQUARES).map(R::Geo::bit).max().unwrap_or(0) as usize + 1;
+        let mut runaway_cone = [vec![Bits::<R>::EMPTY; bits], vec![Bits::<R>::EMPTY; bits]];
+        for square in 0..R::Geo::SQUARES {
+            let (row, column) = R::Geo::coords(square);
+            let bit = R::Geo::bit(square);
+            let mask = Bits::<R>::single(bit);
+            for (side_index, side) in [Side::White, Side::Black].into_iter().enumerate() {
+                // Row 0 is the top of the board, White's crowning row.
+                let to_crown = if side == Side::White { row } else { rows - 1 - row };
+                let advanced = rows - 1 - to_crown;
+                for (k, plane) in row_planes[side_index].iter_mut().enumerate() {
+                    if advanced >> k & 1 == 1 {
+                        *plane |= mask;
+                    }
+                }
+                if (1..=3).contains(&to_crown) {
+                    runaway_zone[side_index] |= mask;
+                }
+                for other in 0..R::Geo::SQUARES {
+                    let (other_row, other_column) = R::Geo::coords(other);
+                    let ahead = if side == Side::White { other_row < row } else { other_row > row };
+                    if ahead && other_column.abs_diff(column) <= other_row.abs_diff(row) + 1 {
+                        runaway_cone[side_index][bit as usize] |=
+                            Bits::<R>::single(R::Geo::bit(other));
+                    }
+                }
+            }
+        }
         let start = Position::<R>::start();
         let total_men = start.occupied().count();
-        Evaluator { weights: params::weights::<R>(), rows_from_white, centre, total_men }
+        Evaluator {
+            weights: params::weights::<R>(),
+            rows_from_white,
+            row_planes,
+            runaway_zone,
+            runaway_cone,
+            centre,
+            total_men,
+        }
     }
 
     /// The weights in use.
@@ -79,19 +125,19 @@ impl<R: Rules> Evaluator<R> {
         // Advancement, stronger as pieces come off.
         let pieces_left = position.occupied().count() as i32;
         let phase = (self.total_men as i32 - pieces_left).max(0) + 4;
-        let rows = self.rows_from_white.len();
-        let mut advance = 0;
-        for (distance, mask) in self.rows_from_white.iter().enumerate() {
-            let row = if side == Side::White { distance } else { rows - 1 - distance };
-            advance += (men & *mask).count() as i32 * row as i32;
-        }
+        let side_index = side as usize;
+        let advance: i32 = self.row_planes[side_index]
+            .iter()
+            .enumerate()
+            .map(|(k, plane)| ((men & *plane).count() as i32) << k)
+            .sum();
         score += advance * w.advance * phase / 8;
 
         // Back-rank guard while the opponent still has men to crown.
         let back = if side == Side::White {
             self.rows_from_white[0]
         } else {
-            self.rows_from_white[rows - 1]
+            self.rows_from_white[self.rows_from_white.len() - 1]
         };
         if (theirs & !kings_all).any() {
             score += (men & back).count() as i32 * w.back_rank;
@@ -121,29 +167,11 @@ impl<R: Rules> Evaluator<R> {
     /// Men with an empty way to the crowning row: no enemy piece on the squares ahead of them
     /// within one column either side, on the last three rows.
     fn runaways(&self, men: Bits<R>, theirs: Bits<R>, side: Side) -> i32 {
-        let rows = self.rows_from_white.len();
-        let mut count = 0;
-        for bit in men.iter() {
-            let (row, column) = R::Geo::coords(R::Geo::square(bit));
-            let distance_to_crown =
-                if side == Side::White { row as usize } else { rows - 1 - row as usize };
-            if distance_to_crown == 0 || distance_to_crown > 3 {
-                continue;
-            }
-            let mut blocked = false;
-            for enemy in theirs.iter() {
-                let (er, ec) = R::Geo::coords(R::Geo::square(enemy));
-                let ahead = if side == Side::White { er < row } else { er > row };
-                let rows_ahead = er.abs_diff(row);
-                if ahead && ec.abs_diff(column) <= rows_ahead + 1 {
-                    blocked = true;
-                    break;
-                }
-            }
-            if !blocked {
-                count += 1;
-            }
-        }
-        count
+        let side_index = side as usize;
+        let cones = &self.runaway_cone[side_index];
+        (men & self.runaway_zone[side_index])
+            .iter()
+            .filter(|&bit| (theirs & cones[bit as usize]).is_empty())
+            .count() as i32
     }
 }

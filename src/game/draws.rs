@@ -19,21 +19,41 @@ pub struct Material {
     pub black_men: u32,
     /// Black kings.
     pub black_kings: u32,
+    /// White's only piece is a king standing on the long diagonal (a1-h8 on 8x8 boards): the
+    /// Russian Kodeks gives such a king a shorter count.
+    pub white_lone_king_on_long_diagonal: bool,
+    /// The same for Black.
+    pub black_lone_king_on_long_diagonal: bool,
 }
 
 impl Material {
     /// The material of a position.
     pub fn of<R: crate::rules::Rules>(position: &crate::position::Position<R>) -> Material {
         use crate::bitset::BitSet;
+        use crate::geometry::Geometry;
         use crate::types::Side;
         let kings = position.kings();
         let white = position.pieces(Side::White);
         let black = position.pieces(Side::Black);
+        // The long diagonal runs from the near-left corner (bottom row, first column) to the
+        // far-right one: row + column = rows - 1 with row 0 at the top.
+        let rows = <R::Geo as Geometry>::ROWS;
+        let lone_king_on_long_diagonal = |pieces: crate::position::Bits<R>| {
+            pieces.count() == 1
+                && (pieces & kings).any()
+                && <R::Geo as Geometry>::COLUMNS == rows
+                && {
+                    let (row, column) = R::Geo::coords(R::Geo::square(pieces.lowest()));
+                    row + column == rows - 1
+                }
+        };
         Material {
             white_men: (white & !kings).count(),
             white_kings: (white & kings).count(),
             black_men: (black & !kings).count(),
             black_kings: (black & kings).count(),
+            white_lone_king_on_long_diagonal: lone_king_on_long_diagonal(white),
+            black_lone_king_on_long_diagonal: lone_king_on_long_diagonal(black),
         }
     }
 
@@ -54,6 +74,8 @@ impl Material {
             white_kings: self.black_kings,
             black_men: self.white_men,
             black_kings: self.white_kings,
+            white_lone_king_on_long_diagonal: self.black_lone_king_on_long_diagonal,
+            black_lone_king_on_long_diagonal: self.white_lone_king_on_long_diagonal,
         }
     }
 }
@@ -62,7 +84,8 @@ impl Material {
 pub type MaterialTest = fn(&Material) -> bool;
 
 /// An ending that is drawn unless it is won within a number of plies from the moment it
-/// arises (the count restarts whenever the material changes).
+/// arises (the count restarts whenever the material changes, or when the rule stops applying:
+/// the Russian lone king that leaves the long diagonal).
 #[derive(Clone, Copy, Debug)]
 pub struct EndgameCount {
     /// Its name in messages, e.g. "three kings against a lone king".
@@ -168,6 +191,12 @@ const RUSSIAN_EQUAL_SIX_SEVEN: EndgameCount = EndgameCount {
     plies: 120,
 };
 
+const RUSSIAN_THREE_VS_DIAGONAL_KING: EndgameCount = EndgameCount {
+    name: "three pieces with a king against a lone king on the long diagonal (Kodeks: 5 moves)",
+    applies: |m| either(m, |m| lone_king_against(m, 3, 3) && m.white_lone_king_on_long_diagonal),
+    plies: 10,
+};
+
 const RUSSIAN_TWO_VS_KING: EndgameCount = EndgameCount {
     name: "two pieces against a lone king (Kodeks: 5 moves)",
     applies: |m| either(m, |m| m.white() == 1 && m.white_kings == 1 && m.black() == 2),
@@ -249,6 +278,7 @@ impl DrawRules {
                     RUSSIAN_THREE_KINGS,
                     RUSSIAN_EQUAL_FOUR_FIVE,
                     RUSSIAN_EQUAL_SIX_SEVEN,
+                    RUSSIAN_THREE_VS_DIAGONAL_KING,
                     RUSSIAN_TWO_VS_KING,
                 ],
                 ..base

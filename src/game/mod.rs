@@ -243,6 +243,14 @@ impl<R: Rules> Game<R> {
             .count() as u32
     }
 
+    /// Plies played while `rule` applied without a break, up to now (the rule applies now). A
+    /// material change always breaks it; so does a position where the rule did not apply.
+    fn plies_under(&self, rule: &EndgameCount) -> u32 {
+        let window = self.since_material_change as usize;
+        let earlier = self.plies.iter().rev().take(window);
+        earlier.take_while(|ply| (rule.applies)(&Material::of(&ply.before))).count() as u32
+    }
+
     /// Whether and how the game has ended.
     pub fn outcome(&self) -> Outcome {
         let side = self.position.side_to_move();
@@ -285,7 +293,7 @@ impl<R: Rules> Game<R> {
             }
         }
         for rule in &draws.endgames {
-            if (rule.applies)(&material) && self.since_material_change >= rule.plies {
+            if (rule.applies)(&material) && self.plies_under(rule) >= rule.plies {
                 return Outcome::Draw(format!("{} not won in {} plies", rule.name, rule.plies));
             }
         }

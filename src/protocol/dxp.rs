@@ -416,8 +416,34 @@ impl<'a, R: Rules> Connection<'a, R> {
         self.send(&Message::Chat(format!("error: {text}")))
     }
 
-    /// Serves the connection until it closes, or until the games are played.
+    /// Serves the connection until it closes, or until the games are played, then closes it
+    /// gracefully.
     fn serve(&mut self, played: &mut u32) {
+        self.exchange(played);
+        self.close();
+    }
+
+    /// Closes our side, then reads what the peer still sends until it closes too (at most two
+    /// seconds). Closing a socket with unread data in it makes TCP reset the connection, and a
+    /// reset throws away what the peer had not yet read: our last messages, the GAMEEND reply
+    /// among them.
+    fn close(&mut self) {
+        let _ = self.writer.shutdown(std::net::Shutdown::Write);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let _ = self.writer.set_read_timeout(Some(Duration::from_millis(200)));
+        let mut sink = [0u8; 4096];
+        while Instant::now() < deadline {
+            match (&self.writer).read(&mut sink) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn exchange(&mut self, played: &mut u32) {
         if self.settings.initiator && !self.request() {
             return;
         }

@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod time;
 pub mod tt;
+mod tt_memory;
 
 pub use alphabeta::{History, MAX_PLY, Searcher, WIN, WIN_BOUND};
 pub use time::{Limits, TimeManager};

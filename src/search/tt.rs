@@ -6,6 +6,8 @@
 //! The move is kept as its index in the generated move list plus its origin and destination,
 //! which the reader checks against the list before trusting it. Depends on nothing but std.
 
+use super::tt_memory::{Block, Zeroable};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score is: exact, a lower bound (fail high) or an upper bound (fail low).
@@ -50,9 +52,17 @@ struct Bucket {
     words: [(AtomicU64, AtomicU64); BUCKET],
 }
 
+// SAFETY: a bucket is atomics only: all-zero bytes are empty entries, and nothing needs dropping.
+#[allow(unsafe_code)]
+unsafe impl Zeroable for Bucket {
+    fn zero() -> Self {
+        Bucket { words: std::array::from_fn(|_| (AtomicU64::new(0), AtomicU64::new(0))) }
+    }
+}
+
 /// The transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Block<Bucket>,
     generation: AtomicU8,
 }
 
@@ -93,22 +103,18 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Self {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..count)
-            .map(|_| Bucket {
-                words: std::array::from_fn(|_| (AtomicU64::new(0), AtomicU64::new(0))),
-            })
-            .collect();
+        let buckets = Block::zeroed(count);
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        self.buckets.par_iter().for_each(|bucket| {
             for (check, data) in &bucket.words {
                 check.store(0, Ordering::Relaxed);
                 data.store(0, Ordering::Relaxed);
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -120,6 +126,12 @@ impl TranspositionTable {
     fn bucket(&self, key: u64) -> &Bucket {
         let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading the bucket of `key` into the cache (a probe follows soon).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        super::tt_memory::prefetch(self.bucket(key));
     }
 
     /// The entry for `key`, if stored.

@@ -1,5 +1,6 @@
-//! `damas match`: games between two players on the same engine (fixed depth, fixed nodes, move
-//! time, or a 1-ply greedy player), in pairs with colours swapped from the same opening. Every
+//! `damas match`: games between two players, each this engine (fixed depth, fixed nodes, move
+//! time, a strength level, or a 1-ply greedy player) or another program spoken to through the Hub
+//! protocol (another build of damas, Scan), in pairs with colours swapped from the same opening. Every
 //! move is checked legal by the game layer; a move over the time allowed is reported. Prints
 //! wins, draws and losses, the score and an Elo difference with a 95% error bar.
 
@@ -13,8 +14,11 @@ use crate::search::{Engine, Limits, MAX_LEVEL, Silent};
 use crate::types::Side;
 use std::time::Duration;
 
+mod hub_player;
+pub use hub_player::{HubLimit, HubPlayer};
+
 /// How a player chooses its moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// The move with the best static evaluation one ply ahead.
     Greedy,
@@ -26,17 +30,37 @@ pub enum PlayerSpec {
     MoveTime(Duration),
     /// Play at a strength level, 1 to 20 (20: full strength at depth 11).
     Level(u32),
+    /// Another program, through the Hub protocol: its path and its limit per move.
+    Hub(String, HubLimit),
 }
 
 impl std::str::FromStr for PlayerSpec {
     type Err = String;
 
-    /// `greedy`, `depth=N`, `nodes=N` or `time=MS`.
+    /// `greedy`, `depth=N`, `nodes=N`, `time=MS`, `level=N`, or `hub:PATH:LIMIT` with LIMIT one
+    /// of `depth=N`, `nodes=N`, `time=MS`.
     fn from_str(text: &str) -> Result<Self, String> {
-        let bad =
-            || format!("player '{text}': use greedy, depth=N, nodes=N, time=MS or level=1..20");
+        let bad = || {
+            format!(
+                "player '{text}': use greedy, depth=N, nodes=N, time=MS, level=1..20 or \
+                 hub:PATH:depth=N (or :nodes=N, :time=MS)"
+            )
+        };
         if text == "greedy" {
             return Ok(PlayerSpec::Greedy);
+        }
+        if let Some(rest) = text.strip_prefix("hub:") {
+            let (path, limit) = rest.rsplit_once(':').ok_or_else(bad)?;
+            let limit = match limit.parse::<PlayerSpec>().map_err(|_| bad())? {
+                PlayerSpec::Depth(depth) => HubLimit::Depth(depth),
+                PlayerSpec::Nodes(nodes) => HubLimit::Nodes(nodes),
+                PlayerSpec::MoveTime(time) => HubLimit::MoveTime(time),
+                _ => return Err(bad()),
+            };
+            if path.is_empty() {
+                return Err(bad());
+            }
+            return Ok(PlayerSpec::Hub(path.to_string(), limit));
         }
         let (kind, value) = text.split_once('=').ok_or_else(bad)?;
         let number: u64 = value.parse().map_err(|_| bad())?;
@@ -119,41 +143,73 @@ impl MatchResult {
     }
 }
 
+enum Brain<R: Rules> {
+    Internal(Box<Engine<R>>, Evaluator<R>),
+    External(HubPlayer),
+}
+
 struct Player<R: Rules> {
     spec: PlayerSpec,
-    engine: Engine<R>,
-    evaluator: Evaluator<R>,
+    brain: Brain<R>,
 }
 
 impl<R: Rules> Player<R> {
-    fn new(spec: PlayerSpec) -> Self {
-        let mut engine = Engine::new(1, 16);
-        if let PlayerSpec::Level(level) = spec {
-            engine.set_level(level);
+    fn new(spec: &PlayerSpec) -> Result<Self, String> {
+        let brain = match spec {
+            PlayerSpec::Hub(path, limit) => {
+                Brain::External(HubPlayer::start(path, *limit, R::VARIANT.name())?)
+            }
+            _ => {
+                let mut engine = Engine::new(1, 16);
+                if let PlayerSpec::Level(level) = spec {
+                    engine.set_level(*level);
+                }
+                Brain::Internal(Box::new(engine), Evaluator::new())
+            }
+        };
+        Ok(Player { spec: spec.clone(), brain })
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        match &mut self.brain {
+            Brain::Internal(engine, _) => {
+                engine.new_game();
+                Ok(())
+            }
+            Brain::External(player) => player.new_game(),
         }
-        Player { spec, engine, evaluator: Evaluator::new() }
     }
 
     /// The player's move and the time it took.
-    fn choose(&mut self, game: &Game<R>) -> Option<(MoveOf<R>, Duration)> {
+    fn choose(&mut self, game: &Game<R>) -> Result<Option<(MoveOf<R>, Duration)>, String> {
         let started = std::time::Instant::now();
+        let (engine, evaluator) = match &mut self.brain {
+            Brain::Internal(engine, evaluator) => (engine, evaluator),
+            Brain::External(player) => {
+                if game.legal_moves().is_empty() {
+                    return Ok(None);
+                }
+                return player.choose(game).map(|mv| Some((mv, started.elapsed())));
+            }
+        };
         let limits = match self.spec {
             PlayerSpec::Greedy => {
                 let position = game.position();
                 let best = game.legal_moves().iter().copied().max_by_key(|mv| {
                     let mut child = *position;
                     child.play(mv);
-                    -self.evaluator.evaluate(&child)
+                    -evaluator.evaluate(&child)
                 });
-                return best.map(|mv| (mv, started.elapsed()));
+                return Ok(best.map(|mv| (mv, started.elapsed())));
             }
             PlayerSpec::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
             PlayerSpec::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
             PlayerSpec::MoveTime(time) => Limits { move_time: Some(time), ..Limits::default() },
             PlayerSpec::Level(level) => Limits { depth: Some(1 + level / 2), ..Limits::default() },
+            PlayerSpec::Hub(..) => unreachable!("external players answered above"),
         };
-        let result = self.engine.go(game, limits, false, &mut Silent);
-        result.best.map(|mv| (mv, started.elapsed()))
+        let result = engine.go(game, limits, false, &mut Silent);
+        Ok(result.best.map(|mv| (mv, started.elapsed())))
     }
 }
 
@@ -178,8 +234,8 @@ fn random_opening<R: Rules>(state: &mut u64) -> Position<R> {
 /// # Errors
 /// An opening FEN that cannot be read.
 pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
-    let mut a = Player::<R>::new(settings.a);
-    let mut b = Player::<R>::new(settings.b);
+    let mut a = Player::<R>::new(&settings.a)?;
+    let mut b = Player::<R>::new(&settings.b)?;
     let mut result = MatchResult::default();
     let mut state = settings.seed;
     let pairs = settings.games.div_ceil(2);
@@ -191,8 +247,8 @@ pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
             fen::parse::<R>(text).map_err(|e| e.to_string())?
         };
         for a_moves_first in [true, false] {
-            a.engine.new_game();
-            b.engine.new_game();
+            a.new_game()?;
+            b.new_game()?;
             let mut game = Game::new(opening);
             let a_side =
                 if a_moves_first { opening.side_to_move() } else { !opening.side_to_move() };
@@ -206,10 +262,15 @@ pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
                 }
                 let a_to_move = game.position().side_to_move() == a_side;
                 let player = if a_to_move { &mut a } else { &mut b };
-                let Some((mv, took)) = player.choose(&game) else {
+                let Some((mv, took)) = player.choose(&game)? else {
                     break game.outcome();
                 };
-                if let PlayerSpec::MoveTime(allowed) = player.spec {
+                let allowed = match player.spec {
+                    PlayerSpec::MoveTime(allowed)
+                    | PlayerSpec::Hub(_, HubLimit::MoveTime(allowed)) => Some(allowed),
+                    _ => None,
+                };
+                if let Some(allowed) = allowed {
                     if took > allowed + Duration::from_millis(5) {
                         result.over_time += 1;
                     }
