@@ -18,6 +18,9 @@ use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Goal, Rules};
 use std::sync::atomic::Ordering;
 
+/// Remaining depth from which moves busy in another thread are deferred.
+const DEFER_DEPTH: i32 = 3;
+
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
 
@@ -52,6 +55,9 @@ pub struct Searcher<R: Rules> {
     evaluator: Evaluator<R>,
     lists: Vec<MoveList<Bits<R>>>,
     orders: Vec<Vec<(i32, usize)>>,
+    deferred: Vec<Vec<usize>>,
+    /// Other threads search the same tree (moves they are busy with may be deferred).
+    shared: bool,
     killers: Vec<[Option<(u8, u8)>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<MoveOf<R>>>,
@@ -89,6 +95,8 @@ impl<R: Rules> Searcher<R> {
             evaluator: Evaluator::new(),
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            shared: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (<Bits<R> as BitSet>::WIDTH as usize).pow(2)],
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
@@ -111,8 +119,15 @@ impl<R: Rules> Searcher<R> {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
-    /// Prepares a search of a new root.
-    pub fn prepare(&mut self, history: History, limits: &Limits, clock: Option<TimeManager>) {
+    /// Prepares a search of a new root; `shared` when other threads search it too.
+    pub fn prepare(
+        &mut self,
+        history: History,
+        limits: &Limits,
+        clock: Option<TimeManager>,
+        shared: bool,
+    ) {
+        self.shared = shared;
         self.nodes = 0;
         self.seldepth = 0;
         self.leaf_plies = (0, 0);
@@ -326,8 +341,22 @@ impl<R: Rules> Searcher<R> {
         let mut best_index = usize::MAX;
         let forced = list.len() == 1;
         let mut count = 0;
-        for pick in 0..order.len() {
-            let index = select(&mut order, pick);
+        // Moves another thread is searching right now wait until the others are done (ABDADA's
+        // idea): by then that thread's result is likely in the table.
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let may_defer = self.shared && depth >= DEFER_DEPTH;
+        let (mut pick, mut next_deferred) = (0, 0);
+        loop {
+            let (index, second_pass) = if pick < order.len() {
+                pick += 1;
+                (select(&mut order, pick - 1), false)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                (deferred[next_deferred - 1], true)
+            } else {
+                break;
+            };
             if best_index == usize::MAX {
                 best_index = index;
             }
@@ -337,6 +366,14 @@ impl<R: Rules> Searcher<R> {
             }
             let mut child = *position;
             child.play(&mv);
+            let busy = may_defer.then(|| child.hash());
+            if let Some(child_key) = busy {
+                if count > 0 && !second_pass && control.busy.contains(child_key) {
+                    deferred.push(index);
+                    continue;
+                }
+                control.busy.enter(child_key);
+            }
             let irreversible = mv.is_capture() || !position.kings().contains(mv.from());
             self.reversible[ply + 1] = if irreversible { 0 } else { self.reversible[ply] + 1 };
             self.path.push(key);
@@ -381,10 +418,14 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             self.path.pop();
+            if let Some(child_key) = busy {
+                control.busy.leave(child_key);
+            }
             count += 1;
             if control.stop.load(Ordering::Relaxed) {
                 self.lists[ply] = list;
                 self.orders[ply] = order;
+                self.deferred[ply] = deferred;
                 return 0;
             }
             if score > best {
@@ -408,6 +449,7 @@ impl<R: Rules> Searcher<R> {
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
         self.orders[ply] = order;
+        self.deferred[ply] = deferred;
         if ply == 0 && !self.excluded.is_empty() {
             // A root searched without some moves is not the position's true value.
             return best;

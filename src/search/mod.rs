@@ -37,6 +37,43 @@ pub struct Control {
     pub ponder_hit: AtomicBool,
     /// Nodes searched by all threads (updated every 1024 nodes per thread).
     pub nodes: AtomicU64,
+    /// Positions some thread is searching right now.
+    pub busy: Busy,
+}
+
+/// A small lossy set of the positions (hashes) threads are searching now: a slot per hash
+/// bucket, overwritten freely. A false answer costs a little duplicated work, nothing more.
+#[derive(Debug)]
+pub struct Busy(Box<[AtomicU64]>);
+
+impl Default for Busy {
+    fn default() -> Self {
+        Busy((0..1 << 14).map(|_| AtomicU64::new(0)).collect())
+    }
+}
+
+impl Busy {
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.0[(key as usize) & (self.0.len() - 1)]
+    }
+
+    /// True when some thread has entered `key` and not left it.
+    #[inline]
+    pub fn contains(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched.
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Unmarks `key` (if no other position took its slot meanwhile).
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 impl Control {
@@ -269,12 +306,13 @@ impl<R: Rules> Engine<R> {
         let main_depth = &main_depth_slot;
         let single_line = self.multipv <= 1 && !weakened;
         let helper_may_finish = single_line && !ponder && !limits.infinite;
+        let shared = self.searchers.len() > 1;
         std::thread::scope(|scope| {
             for (index, slot) in self.searchers.iter().enumerate().skip(1) {
                 let history = history.clone();
                 scope.spawn(move || {
                     let Ok(mut searcher) = slot.lock() else { return };
-                    searcher.prepare(history, &limits, None);
+                    searcher.prepare(history, &limits, None, shared);
                     // Helpers start one ply deeper every other thread, to spread the work.
                     let mut depth = 1 + (index as u32 % 2);
                     let mut previous = None;
@@ -308,7 +346,7 @@ impl<R: Rules> Engine<R> {
                 control.stop.store(true, Ordering::Relaxed);
                 return;
             };
-            main.prepare(history.clone(), &limits, Some(clock));
+            main.prepare(history.clone(), &limits, Some(clock), shared);
             let wanted = if weakened { self.multipv.max(LEVEL_LINES) } else { self.multipv };
             let lines = wanted.clamp(1, legal.len());
             let mut previous: Vec<Score> = Vec::new();
