@@ -48,7 +48,9 @@ impl TimeManager {
             return (None, None);
         }
         if let Some(move_time) = limits.move_time {
-            let budget = move_time.saturating_sub(MARGIN / 3);
+            // At most a fifth of the move kept back: with the whole margin a 10 ms move had no
+            // time left and searched one ply.
+            let budget = move_time.saturating_sub((MARGIN / 3).min(move_time / 5));
             return (Some(budget), Some(budget));
         }
         let Some(left) = limits.time_left else {
@@ -101,6 +103,9 @@ mod tests {
         assert!(TimeManager::bounds(&last).1.unwrap() < Duration::from_secs(1));
         let fixed = Limits { move_time: Some(Duration::from_millis(500)), ..Limits::default() };
         assert!(TimeManager::bounds(&fixed).1.unwrap() <= Duration::from_millis(500));
+        // A very short move keeps most of its time (it once kept none and searched one ply).
+        let short = Limits { move_time: Some(Duration::from_millis(10)), ..Limits::default() };
+        assert_eq!(TimeManager::bounds(&short).0, Some(Duration::from_millis(8)));
         assert_eq!(TimeManager::bounds(&Limits { infinite: true, ..limits }), (None, None));
     }
 }

@@ -103,8 +103,12 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Self {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = Block::zeroed(count);
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        let table =
+            TranspositionTable { buckets: Block::zeroed(count), generation: AtomicU8::new(0) };
+        // Touch every page now: otherwise the first searches pay for faulting the memory in
+        // (measured: a 64 MiB table held a fresh engine's 50 ms search to depth 3).
+        table.clear();
+        table
     }
 
     /// Forgets everything (a new game).
