@@ -182,15 +182,17 @@ fn russian_kodeks_counts() {
     assert!(matches!(three.outcome(), Outcome::Draw(_)), "{}", three.outcome());
 }
 
+/// The Kodeks rules without repetitions and the 15-move king rule, so that only the endgame
+/// counts can end a game.
+fn kodeks_endgames_only() -> DrawRules {
+    DrawRules { repetitions: 0, reversible_plies: None, ..DrawRules::federation(Variant::Russian) }
+}
+
 /// Every Kodeks endgame count on its own (the 15-move king rule switched off so that it does
 /// not fire first), each just short of its limit and at it.
 #[test]
 fn russian_kodeks_endgame_counts_one_by_one() {
-    let kodeks = DrawRules {
-        repetitions: 0,
-        reversible_plies: None,
-        ..DrawRules::federation(Variant::Russian)
-    };
+    let kodeks = kodeks_endgames_only();
     // (position, White's and Black's shuffles, plies allowed, words of the rule's name).
     let cases = [
         // Equal material, four pieces each with a king: 30 moves.
@@ -227,11 +229,7 @@ fn russian_kodeks_endgame_counts_one_by_one() {
 /// e7) no 5-move limit, and leaving restarts the count.
 #[test]
 fn russian_long_diagonal_count_needs_the_diagonal() {
-    let kodeks = DrawRules {
-        repetitions: 0,
-        reversible_plies: None,
-        ..DrawRules::federation(Variant::Russian)
-    };
+    let kodeks = kodeks_endgames_only();
     let mut off = game::<Russian>("W:WKc1,Ke1,g1:BKf8", kodeks.clone());
     shuffle(&mut off, &["c1-d2", "f8-e7", "d2-c1", "e7-f8"], 12);
     assert_eq!(off.outcome(), Outcome::Ongoing);
