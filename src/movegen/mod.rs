@@ -180,30 +180,53 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
     }
 }
 
-/// Counts the captures in bulk when every one of them is a single jump by a man: then each
-/// (man, direction) pair with a landing square is one move. Where the precedence rule weighs
-/// the piece taken (Spanish quality, Frisian value), taking a king outranks taking a man, so
-/// only the king captures count if there are any. Returns `None` (search needed) when the side
-/// has kings, when a man crowned in mid-capture would go on as a king, or when some landing
-/// square allows a further jump.
+/// What the men's first jumps tell before any capture search.
+enum FirstJumps<B> {
+    /// Every capture is a single jump by a man: this many are legal.
+    Counted(u64),
+    /// Some captures go on, and under the precedence rule any longer capture outranks every
+    /// single jump: only the men whose first jump lands on one of these squares (one set per
+    /// direction) need searching.
+    SearchFrom([B; crate::geometry::MAX_DIRECTIONS]),
+    /// Nothing can be concluded: search every piece.
+    SearchAll,
+}
+
+/// Looks at the men's first jumps by set shifts. When none can go on, the captures are counted
+/// in bulk: each (man, direction) pair with a landing square is one move (where the precedence
+/// rule weighs the piece taken, Spanish quality or Frisian value, taking a king outranks taking
+/// a man, so only the king captures count if there are any). When some can go on and the
+/// precedence rule counts pieces first, only those need a search. Nothing is concluded when the
+/// side has kings, when a man crowned in mid-capture would go on as a king, or when pieces are
+/// lifted at once.
 ///
 /// A further jump from a landing square never involves the piece just taken nor the square just
 /// left: both lie in the reverse direction, which a further jump cannot take. So it can be
 /// tested against the position's own sets.
 #[inline(always)]
-fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u64> {
+fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits<R>> {
     let weighs_victims = matches!(
         R::PRECEDENCE,
         CapturePrecedence::MostPiecesThenKings | CapturePrecedence::HighestValue
     );
+    // Under these rules a capture of two pieces outranks any single jump (Frisian: two men are
+    // worth 2000, a king 1999).
+    let pieces_first = matches!(
+        R::PRECEDENCE,
+        CapturePrecedence::MostPieces
+            | CapturePrecedence::MostPiecesThenKings
+            | CapturePrecedence::Italian
+            | CapturePrecedence::HighestValue
+    );
     let king_continues = R::PROMOTION_IN_CAPTURE == PromotionInCapture::ContinuesAsKing;
     if sides.kings.any() || king_continues || R::REMOVE_CAPTURED_AT_ONCE {
-        return None;
+        return FirstJumps::SearchAll;
     }
     let prey = men_targets::<R>(sides.them, sides.their_kings);
     let man_dirs = man_capture_dirs::<R, WHITE>();
     let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
-    let ends_on_crowning = R::PROMOTION_IN_CAPTURE == PromotionInCapture::EndsMove;
+    // A man crowned on arrival stops there (or, where it goes on as a man, may continue).
+    let stops_on_crowning = R::PROMOTION_IN_CAPTURE == PromotionInCapture::EndsMove;
     // Squares from which a man could jump in each direction.
     let mut jump_from = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
@@ -214,7 +237,8 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u
     });
     let mut all = 0;
     let mut of_kings = 0;
-    let mut continuing = Bits::<R>::EMPTY;
+    let mut any_continuing = Bits::<R>::EMPTY;
+    let mut continuing = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
             let victims = step::<R::Geo>(sides.men, dir) & prey;
@@ -225,7 +249,11 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u
                     onward |= jump_from[next];
                 }
             }
-            continuing |= landings & onward;
+            if stops_on_crowning {
+                onward &= !promotion_row;
+            }
+            continuing[dir] = landings & onward;
+            any_continuing |= continuing[dir];
             all += u64::from(landings.count());
             if weighs_victims {
                 let king_landings = step::<R::Geo>(victims & sides.their_kings, dir) & landings;
@@ -233,32 +261,28 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> Option<u
             }
         }
     });
-    if ends_on_crowning {
-        continuing &= !promotion_row;
-    }
-    if continuing.any() {
-        None
+    if any_continuing.any() {
+        if pieces_first { FirstJumps::SearchFrom(continuing) } else { FirstJumps::SearchAll }
     } else if of_kings > 0 {
-        Some(of_kings)
+        FirstJumps::Counted(of_kings)
     } else {
-        Some(all)
+        FirstJumps::Counted(all)
     }
 }
 
-fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
+/// Searches the captures of the men whose first jump in each direction lands on a square of
+/// `landings[direction]`, and of every king.
+fn search_captures_from<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     sides: &Sides<R>,
+    landings: &[Bits<R>; crate::geometry::MAX_DIRECTIONS],
     sink: &mut S,
 ) {
-    // Only men with a first jump start a search, direction by direction: found by shifting the
-    // sets, not square by square.
     let man_dirs = man_capture_dirs::<R, WHITE>();
-    let prey = men_targets::<R>(sides.them, sides.their_kings);
     let mut search = CaptureSearch::<R, S, WHITE>::new(sink, sides.their_kings);
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
             let back = opposite(dir);
-            let landings = step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
-            for bit in step::<R::Geo>(step::<R::Geo>(landings, back), back).iter() {
+            for bit in step::<R::Geo>(step::<R::Geo>(landings[dir], back), back).iter() {
                 search.man_first_jump(dir, bit, sides.them, sides.empty);
             }
         }
@@ -266,6 +290,24 @@ fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     for bit in sides.kings.iter() {
         search.king(bit, sides.them, sides.empty);
     }
+}
+
+/// Searches every capture of the side: the men that have a first jump (found by shifting the
+/// sets, direction by direction, not square by square) and every king.
+fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
+    sides: &Sides<R>,
+    sink: &mut S,
+) {
+    let man_dirs = man_capture_dirs::<R, WHITE>();
+    let prey = men_targets::<R>(sides.them, sides.their_kings);
+    let mut landings = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+        if man_dirs[dir] {
+            landings[dir] =
+                step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
+        }
+    });
+    search_captures_from::<R, S, WHITE>(sides, &landings, sink);
 }
 
 fn generate_for<R: Rules, const WHITE: bool>(
@@ -324,13 +366,16 @@ fn count_for<R: Rules, const WHITE: bool>(
             generate_for::<R, WHITE>(position, scratch, true);
             return scratch.len() as u64;
         }
-        if let Some(count) = count_single_jumps::<R, WHITE>(&sides) {
-            return count;
-        }
         scratch.clear();
         let mut sink =
             CountSink::<R> { long: scratch, kings: sides.all_kings, best_rank: 0, count: 0 };
-        search_captures::<R, _, WHITE>(&sides, &mut sink);
+        match first_jumps::<R, WHITE>(&sides) {
+            FirstJumps::Counted(count) => return count,
+            FirstJumps::SearchFrom(landings) => {
+                search_captures_from::<R, _, WHITE>(&sides, &landings, &mut sink)
+            }
+            FirstJumps::SearchAll => search_captures::<R, _, WHITE>(&sides, &mut sink),
+        }
         return sink.count;
     }
     let dirs = man_move_dirs::<R, WHITE>();
