@@ -388,7 +388,7 @@ impl<R: Rules> Engine<R> {
                         seldepth: main.seldepth as u32,
                         mean_depth: main.leaf_plies.0 as f64 / main.leaf_plies.1.max(1) as f64,
                         score: iteration.score,
-                        nodes: control.nodes.load(Ordering::Relaxed) + main.nodes % 1024,
+                        nodes: control.nodes.load(Ordering::Relaxed) + main.unreported_nodes(),
                         time: started.elapsed(),
                         pv: iteration.pv.clone(),
                     });
