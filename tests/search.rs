@@ -4,7 +4,7 @@
 use damas::game::Game;
 use damas::notation::{fen, moves};
 use damas::rules::*;
-use damas::search::{Engine, Limits, SearchResult, Silent, WIN, WIN_BOUND};
+use damas::search::{Engine, Info, InfoSink, Limits, SearchResult, Silent, WIN, WIN_BOUND};
 
 fn search<R: Rules>(text: &str, limits: Limits) -> (String, SearchResult<R>) {
     let position = fen::parse::<R>(text).expect("test FEN");
@@ -75,6 +75,29 @@ fn depth_and_node_limits() {
     let limits = Limits { nodes: Some(20_000), ..Limits::default() };
     let (_, result) = search::<International>(start, limits);
     assert!(result.nodes >= 20_000 && result.nodes < 20_000 + 2_048, "{} nodes", result.nodes);
+}
+
+#[test]
+fn reported_nodes_are_the_nodes_searched() {
+    // The node count in the info lines (what a GUI shows, and nps) is the search's own count:
+    // with one thread the last iteration's line equals the result. (It was once about half,
+    // because the leaves' nodes were missed by the shared count.)
+    struct LastNodes(u64);
+    impl<R: Rules> InfoSink<R> for LastNodes {
+        fn info(&mut self, info: &Info<R>) {
+            self.0 = info.nodes;
+        }
+    }
+    for text in
+        ["W:W31-50:B1-20", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"]
+    {
+        let position = fen::parse::<International>(text).expect("test FEN");
+        let mut engine = Engine::<International>::new(1, 8);
+        let mut sink = LastNodes(0);
+        let result = engine.go(&Game::new(position), depth(9), false, &mut sink);
+        assert!(result.nodes > 10_000, "{text}: {} nodes", result.nodes);
+        assert_eq!(sink.0, result.nodes, "{text}");
+    }
 }
 
 #[test]
