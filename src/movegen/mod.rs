@@ -366,15 +366,17 @@ fn count_for<R: Rules, const WHITE: bool>(
             generate_for::<R, WHITE>(position, scratch, true);
             return scratch.len() as u64;
         }
+        let from = match first_jumps::<R, WHITE>(&sides) {
+            FirstJumps::Counted(count) => return count,
+            FirstJumps::SearchFrom(landings) => Some(landings),
+            FirstJumps::SearchAll => None,
+        };
         scratch.clear();
         let mut sink =
             CountSink::<R> { long: scratch, kings: sides.all_kings, best_rank: 0, count: 0 };
-        match first_jumps::<R, WHITE>(&sides) {
-            FirstJumps::Counted(count) => return count,
-            FirstJumps::SearchFrom(landings) => {
-                search_captures_from::<R, _, WHITE>(&sides, &landings, &mut sink)
-            }
-            FirstJumps::SearchAll => search_captures::<R, _, WHITE>(&sides, &mut sink),
+        match from {
+            Some(landings) => search_captures_from::<R, _, WHITE>(&sides, &landings, &mut sink),
+            None => search_captures::<R, _, WHITE>(&sides, &mut sink),
         }
         return sink.count;
     }
