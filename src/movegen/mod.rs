@@ -94,6 +94,17 @@ pub fn capture_rank<R: Rules>(capture: &Capture<Bits<R>>, kings: Bits<R>) -> u64
     }
 }
 
+/// Fewest captured pieces from which `capture` may have a twin route (same origin, destination
+/// and victims) that must be merged with it.
+#[inline(always)]
+fn min_duplicate<R: Rules>(capture: &Capture<Bits<R>>) -> u32 {
+    if capture.by_king || R::PROMOTION_IN_CAPTURE == PromotionInCapture::ContinuesAsKing {
+        R::MIN_DUPLICATE_CAPTURES
+    } else {
+        R::MIN_DUPLICATE_MAN_CAPTURES
+    }
+}
+
 /// The side to move's men and kings, the opponent's pieces and kings, and the empty squares.
 struct Sides<R: Rules> {
     men: Bits<R>,
@@ -142,7 +153,7 @@ impl<R: Rules, const STOPS: bool> CaptureSink<Bits<R>> for ListSink<'_, R, STOPS
     fn capture(&mut self, capture: Capture<Bits<R>>) {
         let rank = capture_rank::<R>(&capture, self.kings);
         let mv = Move::new(capture.from, capture.to, capture.captured, capture.promotes);
-        let check = capture.captured.count() >= R::MIN_DUPLICATE_CAPTURES;
+        let check = capture.captured.count() >= min_duplicate::<R>(&capture);
         self.list.push_capture(mv, rank, check);
     }
 }
@@ -168,7 +179,7 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
             self.count = 0;
             self.long.clear();
         }
-        if capture.captured.count() >= R::MIN_DUPLICATE_CAPTURES {
+        if capture.captured.count() >= min_duplicate::<R>(&capture) {
             let before = self.long.len();
             let mv = Move::new(capture.from, capture.to, capture.captured, capture.promotes);
             self.long.push_capture(mv, 0, true);
@@ -235,6 +246,12 @@ fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits
             jump_from[dir] = step::<R::Geo>(step::<R::Geo>(sides.empty, back) & prey, back);
         }
     });
+    // A landing square's jump back would land on the square its man left, which is not empty
+    // in these sets: no need to leave that direction out.
+    let mut any_jump_from = Bits::<R>::EMPTY;
+    for from in jump_from {
+        any_jump_from |= from;
+    }
     let mut all = 0;
     let mut of_kings = 0;
     let mut any_continuing = Bits::<R>::EMPTY;
@@ -243,12 +260,7 @@ fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits
         if man_dirs[dir] {
             let victims = step::<R::Geo>(sides.men, dir) & prey;
             let landings = step::<R::Geo>(victims, dir) & sides.empty;
-            let mut onward = Bits::<R>::EMPTY;
-            for next in 0..R::CAPTURE_DIRECTIONS {
-                if next != opposite(dir) {
-                    onward |= jump_from[next];
-                }
-            }
+            let mut onward = any_jump_from;
             if stops_on_crowning {
                 onward &= !promotion_row;
             }

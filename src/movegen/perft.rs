@@ -56,7 +56,7 @@ fn count<R: Rules>(position: &Position<R>, depth: u32, lists: &mut [MoveList<Bit
     let mut total = 0;
     for mv in list.iter() {
         let mut child = *position;
-        child.play(mv);
+        child.play_unhashed(mv);
         total += count(&child, depth - 1, rest);
     }
     total

@@ -260,6 +260,18 @@ impl<R: Rules> Position<R> {
     /// not legal here leaves an inconsistent position.
     #[inline(always)]
     pub fn play(&mut self, mv: &MoveOf<R>) {
+        self.play_hashing::<true>(mv);
+    }
+
+    /// Plays a move as [`Position::play`] does but leaves the hash as it was, stale: for move
+    /// counting (perft), which never reads it and should not pay for a key per captured piece.
+    #[inline(always)]
+    pub fn play_unhashed(&mut self, mv: &MoveOf<R>) {
+        self.play_hashing::<false>(mv);
+    }
+
+    #[inline(always)]
+    fn play_hashing<const HASH: bool>(&mut self, mv: &MoveOf<R>) {
         let us = self.side.index();
         let them = 1 - us;
         let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
@@ -267,8 +279,10 @@ impl<R: Rules> Position<R> {
         // piece may finish on the square of a piece it took.
         let captured = mv.captured();
         if captured.any() {
-            for bit in captured.iter() {
-                hash ^= zobrist::piece_key(them, self.kings.contains(bit), bit);
+            if HASH {
+                for bit in captured.iter() {
+                    hash ^= zobrist::piece_key(them, self.kings.contains(bit), bit);
+                }
             }
             self.pieces[them] &= !captured;
             self.kings &= !captured;
@@ -276,15 +290,19 @@ impl<R: Rules> Position<R> {
         let from = Bits::<R>::single(mv.from());
         let to = Bits::<R>::single(mv.to());
         let was_king = (self.kings & from).any();
-        hash ^= zobrist::piece_key(us, was_king, mv.from());
-        hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
+        if HASH {
+            hash ^= zobrist::piece_key(us, was_king, mv.from());
+            hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
+        }
         self.pieces[us] = (self.pieces[us] & !from) | to;
         if was_king {
             self.kings = (self.kings & !from) | to;
         } else if mv.promotes() {
             self.kings |= to;
         }
-        self.hash = hash;
+        if HASH {
+            self.hash = hash;
+        }
         self.side = !self.side;
     }
 

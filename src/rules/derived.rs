@@ -34,6 +34,7 @@ macro_rules! derived_rules {
             const MEN_CAPTURE_KINGS: bool = <$base>::MEN_CAPTURE_KINGS;
             const KING_LANDS_RIGHT_BEHIND: bool = <$base>::KING_LANDS_RIGHT_BEHIND;
             const MIN_DUPLICATE_CAPTURES: u32 = <$base>::MIN_DUPLICATE_CAPTURES;
+            const MIN_DUPLICATE_MAN_CAPTURES: u32 = <$base>::MIN_DUPLICATE_MAN_CAPTURES;
         }
     };
 }

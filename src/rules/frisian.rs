@@ -23,6 +23,8 @@ impl Rules for Frisian {
     const START_ROWS: (u32, u32) = (0, 4);
     const CAPTURE_DIRECTIONS: usize = 8;
     const MIN_DUPLICATE_CAPTURES: u32 = 2;
+    // A man's shortest loop is a triangle of jumps (two diagonal, one orthogonal).
+    const MIN_DUPLICATE_MAN_CAPTURES: u32 = 3;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PROMOTION_IN_CAPTURE: PromotionInCapture = PromotionInCapture::OnlyAtEnd;

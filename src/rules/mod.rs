@@ -144,6 +144,10 @@ pub trait Rules: Copy + Clone + Default + Debug + Send + Sync + 'static {
     /// directions (a two-piece capture taken in both orders would need two parallel lines through
     /// the same piece), 2 with eight.
     const MIN_DUPLICATE_CAPTURES: u32 = 3;
+    /// The same for a capture by a man, whose jumps all have one length: two routes with the
+    /// same victims and ends would need a closed loop of jumps, so a man's two-piece capture
+    /// never has a twin (the two victims are the midpoints of its two jumps).
+    const MIN_DUPLICATE_MAN_CAPTURES: u32 = Self::MIN_DUPLICATE_CAPTURES;
     /// How the game is won.
     const GOAL: Goal = Goal::Normal;
 }
