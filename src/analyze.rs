@@ -129,17 +129,19 @@ fn engine<R: Rules>(settings: &Settings) -> Engine<R> {
 ///
 /// # Errors
 /// The SVG file cannot be written.
-pub fn run<R: Rules>(start: Position<R>, settings: &Settings) -> Result<(), String> {
+pub fn run<R: Rules>(game: Game<R>, settings: &Settings) -> Result<(), String> {
     let mut engine = engine::<R>(settings);
-    analyse_one(&mut engine, start, settings)
+    analyse_one(&mut engine, &game, settings)
 }
 
+/// Analyses the current position of `game` (its history counts: repetitions, move counters,
+/// Frisian's king-move limit).
 fn analyse_one<R: Rules>(
     engine: &mut Engine<R>,
-    start: Position<R>,
+    game: &Game<R>,
     settings: &Settings,
 ) -> Result<(), String> {
-    let game = Game::new(start);
+    let start = *game.position();
     if settings.json {
         println!(
             "{{\"type\":\"position\",\"variant\":{},\"fen\":{}}}",
@@ -151,7 +153,7 @@ fn analyse_one<R: Rules>(
         println!("FEN {}", fen::write(&start));
     }
     let mut printer = Printer { root: start, json: settings.json, multipv: settings.multipv > 1 };
-    let result = engine.go(&game, limits(settings, 3.0), false, &mut printer);
+    let result = engine.go(game, limits(settings, 3.0), false, &mut printer);
     let best = result.best.map(|mv| moves::to_pdn(&start, &mv));
     let pv = line(&start, &result.pv);
     if settings.json {
@@ -208,7 +210,7 @@ pub fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String>
                     println!("\n# {path}:{}", number + 1);
                 }
                 engine.new_game();
-                analyse_one(&mut engine, start, settings)?;
+                analyse_one(&mut engine, &Game::new(start), settings)?;
             }
             Err(error) => {
                 eprintln!("damas: error: {path}:{}: {error}", number + 1);

@@ -4,7 +4,6 @@
 //! stdout. This module is the edge where the variant is chosen.
 
 use crate::game::Game;
-use crate::movegen::legal_moves;
 use crate::movegen::perft::{Convention, divide, perft_threads};
 use crate::notation::squares::SquareStyle;
 use crate::notation::{diagram, fen, moves};
@@ -356,8 +355,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                     .map_err(UserError);
             }
             with_variant!(variant, R => {
-                let start = load::<R>(&position)?;
-                crate::analyze::run::<R>(start, &settings).map_err(UserError)
+                let game = load_game::<R>(&position)?;
+                crate::analyze::run::<R>(game, &settings).map_err(UserError)
             })
         }
         Command::Match { variant, a, b, games, openings, seed, max_plies, verbose } => {
@@ -421,21 +420,29 @@ fn read_openings(path: &str) -> Result<Vec<String>, UserError> {
 
 /// The position the arguments describe: the FEN (or the start) and then the moves.
 fn load<R: Rules>(args: &PositionArgs) -> Result<Position<R>, UserError> {
-    let mut position = match &args.fen {
+    load_game::<R>(args).map(|game| *game.position())
+}
+
+/// The position of `--fen` (or the start) with the `--moves` played as a game, so that the
+/// rules of the whole game (Frisian's king-move limit) apply to what follows.
+fn load_game<R: Rules>(args: &PositionArgs) -> Result<Game<R>, UserError> {
+    let start = match &args.fen {
         None => Position::start(),
         Some(text) => fen::parse::<R>(text)?,
     };
+    let mut game = Game::new(start);
     for (index, text) in args.moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
         // Skip PDN move numbers ("1." or "1...") whether apart or glued to the move.
         let text = text.rfind('.').map_or(text, |dot| &text[dot + 1..]);
         if text.is_empty() {
             continue;
         }
-        let mv = moves::parse(&position, text)
+        let mv = moves::parse(game.position(), text)
             .map_err(|e| UserError(format!("move {} of --moves: {e}", index + 1)))?;
-        position.play(&mv);
+        game.play(&mv)
+            .map_err(|e| UserError(format!("move {} of --moves ({text}): {e}", index + 1)))?;
     }
-    Ok(position)
+    Ok(game)
 }
 
 fn run_perft<R: Rules>(
@@ -473,8 +480,9 @@ fn run_perft<R: Rules>(
 }
 
 fn run_moves<R: Rules>(args: &PositionArgs, style: SquareStyle) -> Result<(), UserError> {
-    let position = load::<R>(args)?;
-    let list = legal_moves(&position);
+    let game = load_game::<R>(args)?;
+    let position = *game.position();
+    let list = game.legal_moves();
     for mv in &list {
         let pdn = moves::to_pdn_styled(&position, mv, style);
         println!("{pdn:<16} hub {}", moves::to_hub::<R>(mv));

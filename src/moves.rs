@@ -111,6 +111,11 @@ impl<B: BitSet> MoveList<B> {
         self.best_rank = 0;
     }
 
+    /// Keeps only the moves for which `keep` is true.
+    pub fn retain(&mut self, keep: impl FnMut(&Move<B>) -> bool) {
+        self.moves.retain(keep);
+    }
+
     /// Adds a non-capturing move.
     #[inline(always)]
     pub fn push_quiet(&mut self, mv: Move<B>) {

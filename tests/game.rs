@@ -168,6 +168,31 @@ fn frisian_rules_of_the_game() {
     // Black has made three king moves too, so it must move its man as well.
     play(&mut limit, "35-30 17-22");
     assert!(kings_move(&limit), "a man move resets the count");
+    // The limit is per king (mindsports, Wikipedia, lidraughts): after three moves of one king
+    // another king may move, and that ends the first king's streak.
+    let mut two_kings =
+        game::<Frisian>("W:WK46,K50,35:BK4", DrawRules { repetitions: 0, ..draws_for_frisian() });
+    play(&mut two_kings, "46-41 4-9 41-46 9-4 46-41 4-9");
+    let quiet_from = |g: &Game<Frisian>, square: &str| {
+        g.legal_moves()
+            .iter()
+            .any(|mv| !mv.is_capture() && moves::to_pdn(g.position(), mv).starts_with(square))
+    };
+    assert!(!quiet_from(&two_kings, "41-"), "the king on 41 has made three moves in a row");
+    assert!(quiet_from(&two_kings, "50-"), "the other king may move");
+    play(&mut two_kings, "50-44 9-4");
+    assert!(quiet_from(&two_kings, "41-"), "another king's move ends the streak");
+    // A blocked king does not get its moves back when nothing else can move: White's man on 36
+    // is blocked by Black's on 31 and 27, so after three king moves White has no legal move and loses.
+    let mut stuck =
+        game::<Frisian>("W:WK50,36:BK5,31,27", DrawRules { repetitions: 0, ..draws_for_frisian() });
+    play(&mut stuck, "50-44 5-10 44-50 10-5 50-44 5-10");
+    assert!(stuck.legal_moves().is_empty());
+    assert!(matches!(stuck.outcome(), Outcome::Win(Side::Black, _)), "{}", stuck.outcome());
+}
+
+fn draws_for_frisian() -> DrawRules {
+    DrawRules::for_variant(Variant::Frisian)
 }
 
 #[test]

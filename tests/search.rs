@@ -160,3 +160,34 @@ fn weaker_levels_vary_their_moves_but_never_throw_a_win() {
         assert!(result.score >= WIN_BOUND, "{}", result.score);
     }
 }
+
+/// Plays `line` (PDN moves) in `game`, each checked against the game's rules.
+fn play_line<R: Rules>(game: &mut Game<R>, line: &str) {
+    for text in line.split_whitespace() {
+        let mv = moves::parse(game.position(), text).expect("test move");
+        game.play(&mv).expect("legal test move");
+    }
+}
+
+#[test]
+fn frisian_search_keeps_the_king_move_limit() {
+    // White's king has made three non-capturing moves in a row and White still has a man: the
+    // king may not move a fourth time, so the engine must play the man.
+    let mut game = Game::new(fen::parse::<Frisian>("W:W36,K50:BK5").expect("test FEN"));
+    play_line(&mut game, "50-44 5-10 44-39 10-5 39-33 5-10");
+    let mut engine = Engine::<Frisian>::new(1, 8);
+    let result = engine.go(&game, depth(6), false, &mut Silent);
+    let best = result.best.map(|mv| moves::to_pdn(game.position(), &mv));
+    assert_eq!(best.as_deref(), Some("36-31"));
+    // Inside the tree too: every move of the principal variation is legal in the game. (Before
+    // the tree knew the limit, depth 16 here gave a line whose fifteenth move was a king's
+    // fourth move in a row, and a score of +2.5 for a position the limit makes a draw.)
+    let start = fen::parse::<Frisian>("W:W28,K46:BK43").expect("test FEN");
+    let mut game = Game::new(start);
+    let result = engine.go(&game, depth(16), false, &mut Silent);
+    assert!(result.pv.len() >= 10, "a long line is expected: {:?}", result.pv.len());
+    for (index, mv) in result.pv.iter().enumerate() {
+        let text = moves::to_pdn(game.position(), mv);
+        assert!(game.play(mv).is_ok(), "move {} of the PV ({text}) breaks the rules", index + 1);
+    }
+}

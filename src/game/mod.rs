@@ -54,6 +54,55 @@ impl GameRules {
     }
 }
 
+/// Frisian's limit on king moves: the non-capturing moves one king has made in a row, and where
+/// that king now stands.
+///
+/// The rule (mindsports.nl "Frisian", Wikipedia "Frisian draughts", mlwi.magix.net; lidraughts,
+/// where the federation's online events are played, keeps the same two facts): while a side
+/// still has men, one king may not make more than three non-capturing moves in succession.
+/// After three, that king may only capture; the side must otherwise move another piece (another
+/// king included), which ends the streak. A capture or a man move ends it too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingStreak {
+    /// Non-capturing moves in a row by the same king (0: the side's last move was something
+    /// else).
+    pub moves: u32,
+    /// Bit index of the square where that king stands.
+    pub square: u32,
+}
+
+impl KingStreak {
+    /// The streak of the side that plays `mv` in `before`, after the move.
+    #[inline]
+    pub fn after<R: Rules>(self, before: &Position<R>, mv: &MoveOf<R>) -> KingStreak {
+        if mv.is_capture() || !before.kings().contains(mv.from()) {
+            return KingStreak::default();
+        }
+        let same_king = self.moves > 0 && self.square == mv.from();
+        KingStreak { moves: if same_king { self.moves + 1 } else { 1 }, square: mv.to() }
+    }
+
+    /// Removes from `list` (the moves of `position`) the non-capturing moves of the king that
+    /// has used up its `limit`, if its side still has men. If nothing else can move, the side
+    /// has no legal move (the rule forbids the king's move; it does not lapse).
+    pub fn restrict<R: Rules>(
+        self,
+        position: &Position<R>,
+        list: &mut MoveList<Bits<R>>,
+        limit: u32,
+    ) {
+        if self.moves < limit {
+            return;
+        }
+        let ours = position.pieces(position.side_to_move());
+        if (ours & !position.kings()).is_empty() {
+            return;
+        }
+        let square = self.square;
+        list.retain(|mv| mv.is_capture() || mv.from() != square);
+    }
+}
+
 /// What one ply changed, kept to undo it and to count.
 #[derive(Clone, Copy, Debug)]
 struct Ply<R: Rules> {
@@ -61,7 +110,7 @@ struct Ply<R: Rules> {
     mv: MoveOf<R>,
     reversible: u32,
     since_material_change: u32,
-    king_streak: [u32; 2],
+    king_streaks: [KingStreak; 2],
 }
 
 /// A game in progress.
@@ -75,8 +124,8 @@ pub struct Game<R: Rules> {
     reversible: u32,
     /// Plies since the material last changed.
     since_material_change: u32,
-    /// Non-capturing king moves in a row, per side (Frisian).
-    king_streak: [u32; 2],
+    /// Each side's current king streak (Frisian).
+    king_streaks: [KingStreak; 2],
 }
 
 /// A move that is not legal in the game's current position.
@@ -106,8 +155,13 @@ impl<R: Rules> Game<R> {
             plies: Vec::new(),
             reversible: 0,
             since_material_change: 0,
-            king_streak: [0; 2],
+            king_streaks: [KingStreak::default(); 2],
         }
+    }
+
+    /// Each side's king streak now (white, black), for the search.
+    pub fn king_streaks(&self) -> [KingStreak; 2] {
+        self.king_streaks
     }
 
     /// The current position.
@@ -148,23 +202,7 @@ impl<R: Rules> Game<R> {
         generate_with(&self.position, &mut list, self.rules.mandatory_capture);
         if let Some(limit) = self.rules.draws.king_move_limit {
             let side = self.position.side_to_move();
-            let ours = self.position.pieces(side);
-            let has_men = (ours & !self.position.kings()).any();
-            if has_men && self.king_streak[side.index()] >= limit {
-                let kings = self.position.kings();
-                let keep: Vec<MoveOf<R>> = list
-                    .iter()
-                    .filter(|mv| mv.is_capture() || !kings.contains(mv.from()))
-                    .copied()
-                    .collect();
-                // If only king moves were possible the limit cannot be kept; they stay legal.
-                if !keep.is_empty() && keep.len() < list.len() {
-                    list.clear();
-                    for mv in keep {
-                        list.push_quiet(mv);
-                    }
-                }
-            }
+            self.king_streaks[side.index()].restrict(&self.position, &mut list, limit);
         }
         list
     }
@@ -189,7 +227,7 @@ impl<R: Rules> Game<R> {
             mv: *mv,
             reversible: self.reversible,
             since_material_change: self.since_material_change,
-            king_streak: self.king_streak,
+            king_streaks: self.king_streaks,
         });
         let side = before.side_to_move().index();
         let by_king = before.kings().contains(mv.from());
@@ -203,11 +241,7 @@ impl<R: Rules> Game<R> {
         } else {
             self.since_material_change += 1;
         }
-        if by_king && !mv.is_capture() {
-            self.king_streak[side] += 1;
-        } else {
-            self.king_streak[side] = 0;
-        }
+        self.king_streaks[side] = self.king_streaks[side].after(&before, mv);
         self.position.play(mv);
     }
 
@@ -218,7 +252,7 @@ impl<R: Rules> Game<R> {
                 self.position = ply.before;
                 self.reversible = ply.reversible;
                 self.since_material_change = ply.since_material_change;
-                self.king_streak = ply.king_streak;
+                self.king_streaks = ply.king_streaks;
                 true
             }
             None => false,

@@ -3,8 +3,9 @@
 //! King value in the precedence rule: sources give "a king is worth a man and a half"
 //! (Wikipedia) or "n kings are worth more than 2n - 1 and less than 2n men" (Halbersma, mlwi,
 //! DCTL's "just under two men"). We follow the second, the federation's counting as the
-//! published perft tables use it. The limit of three consecutive non-capturing king moves is a
-//! rule of the game's history, enforced by the game layer, not by move generation.
+//! published perft tables use it. The limit of three consecutive non-capturing moves by one king
+//! is a rule of the game's history, kept by the game layer (`game::KingStreak`) and by the
+//! search's tree, not by move generation.
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
 use crate::geometry::Board10;

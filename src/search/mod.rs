@@ -15,8 +15,6 @@ pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
 use crate::game::Game;
-use crate::movegen::generate_with;
-use crate::moves::MoveList;
 use crate::position::MoveOf;
 use crate::rules::Rules;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -259,8 +257,7 @@ impl<R: Rules> Engine<R> {
     ) -> SearchResult<R> {
         let started = Instant::now();
         let root = *game.position();
-        let mut legal = MoveList::new();
-        generate_with(&root, &mut legal, game.rules().mandatory_capture);
+        let legal = game.legal_moves();
         let control = &*self.control;
         let ponder = control.ponder.load(Ordering::Relaxed);
         if legal.is_empty() {
@@ -282,6 +279,8 @@ impl<R: Rules> Engine<R> {
             repetitions: game.rules().draws.repetitions,
             mandatory_capture: game.rules().mandatory_capture,
             dead_draw: game.rules().draws.dead_draw.map(|(_, test)| test),
+            king_move_limit: game.rules().draws.king_move_limit,
+            king_streaks: game.king_streaks(),
         };
         let weakened = self.level < MAX_LEVEL;
         let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
