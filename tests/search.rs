@@ -191,3 +191,13 @@ fn frisian_search_keeps_the_king_move_limit() {
         assert!(game.play(mv).is_ok(), "move {} of the PV ({text}) breaks the rules", index + 1);
     }
 }
+
+#[test]
+fn turkish_king_against_lone_man_is_a_win_in_the_tree() {
+    // rules.md 0 (our users' sites): with one piece each, a king beats a man. The game ends
+    // there, so the search scores it as a win (it reported +1.6 before it knew the rule).
+    let (_, result) = search::<Turkish>("W:WKd4:Bh6", depth(6));
+    assert!(result.score >= WIN_BOUND, "{}", result.score);
+    let (_, result) = search::<Turkish>("B:WKd4:Bh6", depth(6));
+    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+}

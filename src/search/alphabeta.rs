@@ -48,6 +48,8 @@ pub struct History {
     pub mandatory_capture: bool,
     /// Material that is a draw at once (Turkish one piece each, Frisian king against king).
     pub dead_draw: Option<MaterialTest>,
+    /// Turkish: with one piece each, a king against a man wins at once.
+    pub king_beats_lone_man: bool,
     /// Frisian: non-capturing moves one king may make in a row while its side has men.
     pub king_move_limit: Option<u32>,
     /// Each side's king streak at the root (white, black).
@@ -287,6 +289,18 @@ impl<R: Rules> Searcher<R> {
             }
             if self.game.reversible_limit.is_some_and(|limit| self.reversible[ply] >= limit) {
                 return 0;
+            }
+            if self.game.king_beats_lone_man && position.occupied().count() == 2 {
+                let kings = position.kings();
+                let ours = position.pieces(position.side_to_move());
+                if kings.count() == 1 {
+                    // The game ends here, as Game::outcome rules it.
+                    return if (ours & kings).any() {
+                        WIN - ply as Score
+                    } else {
+                        -WIN + ply as Score
+                    };
+                }
             }
             if let Some(dead) = self.game.dead_draw {
                 if position.occupied().count() <= 4

@@ -279,6 +279,7 @@ impl<R: Rules> Engine<R> {
             repetitions: game.rules().draws.repetitions,
             mandatory_capture: game.rules().mandatory_capture,
             dead_draw: game.rules().draws.dead_draw.map(|(_, test)| test),
+            king_beats_lone_man: game.rules().draws.king_beats_lone_man,
             king_move_limit: game.rules().draws.king_move_limit,
             king_streaks: game.king_streaks(),
         };
