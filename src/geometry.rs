@@ -71,16 +71,34 @@ pub fn step<G: Geometry>(set: G::Bits, dir: usize) -> G::Bits {
     moved & G::PLAYABLE
 }
 
-/// All squares reachable from `set` in direction `dir` by sliding over squares of `free`,
-/// excluding the start squares. Rays from different start squares never overlap, because a
+/// One step of every member of `set` in direction `dir`, kept where it lands in `within`. As
+/// [`step`] masked with `within`, one operation cheaper: `within` must hold playable squares
+/// only, so the board mask is not needed.
+#[inline(always)]
+pub fn step_within<G: Geometry>(set: G::Bits, dir: usize, within: G::Bits) -> G::Bits {
+    let shift = G::SHIFT[dir];
+    let source = set & G::SOURCE[dir];
+    let moved = if shift > 0 { source << shift as u32 } else { source >> shift.unsigned_abs() };
+    moved & within
+}
+
+/// Where pieces on `set` land jumping in direction `dir` over a piece of `over` onto a square of
+/// `onto` (both sets of playable squares only).
+#[inline(always)]
+pub fn jump<G: Geometry>(set: G::Bits, dir: usize, over: G::Bits, onto: G::Bits) -> G::Bits {
+    step_within::<G>(step_within::<G>(set, dir, over), dir, onto)
+}
+
+/// All squares reachable from `set` in direction `dir` by sliding over squares of `free` (playable
+/// squares only), excluding the start squares. Rays from different start squares never overlap, because a
 /// start square is not in `free` and so stops the ray behind it.
 #[inline(always)]
 pub fn slide<G: Geometry>(set: G::Bits, dir: usize, free: G::Bits) -> G::Bits {
     let mut reached = G::Bits::EMPTY;
-    let mut front = step::<G>(set, dir) & free;
+    let mut front = step_within::<G>(set, dir, free);
     while front.any() {
         reached |= front;
-        front = step::<G>(front, dir) & free;
+        front = step_within::<G>(front, dir, free);
     }
     reached
 }

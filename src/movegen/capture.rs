@@ -8,7 +8,7 @@
 //! [`CaptureSink`]. Depends on `geometry`, `rules` and `moves` only.
 
 use crate::bitset::BitSet;
-use crate::geometry::{Geometry, MAX_DIRECTIONS, opposite, slide, step};
+use crate::geometry::{Geometry, MAX_DIRECTIONS, jump, opposite, slide, step, step_within};
 use crate::position::Bits;
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use std::marker::PhantomData;
@@ -214,40 +214,58 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
         men_targets::<R>(state.capturable, self.their_kings)
     }
 
-    /// True when a man on `at` has a jump: a bitboard test that spares the recursive search
-    /// at the end of most sequences.
+    /// Where a man on `at` can land with its next jump, per direction (a bitboard test that
+    /// spares the recursive search at the end of most sequences), and whether it can jump at all.
     #[inline(always)]
-    fn man_can_jump(&self, at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
+    fn man_next_landings(
+        &self,
+        at: Bits<R>,
+        last: usize,
+        state: State<Bits<R>>,
+    ) -> ([Bits<R>; MAX_DIRECTIONS], bool) {
         let dirs = man_capture_dirs::<R, WHITE>();
         let victims = self.man_victims(state);
-        let mut landings = Bits::<R>::EMPTY;
+        let mut landings = [Bits::<R>::EMPTY; MAX_DIRECTIONS];
+        let mut any = Bits::<R>::EMPTY;
         crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
             if dirs[dir] && !Self::reversal(dir, last) {
-                landings |= step::<R::Geo>(step::<R::Geo>(at, dir) & victims, dir);
+                landings[dir] = jump::<R::Geo>(at, dir, victims, state.empty);
+                any |= landings[dir];
             }
         });
-        (landings & state.empty).any()
+        (landings, any.any())
     }
 
-    fn man_jumps(&mut self, at: Bits<R>, last: usize, state: State<Bits<R>>) -> bool {
-        let dirs = man_capture_dirs::<R, WHITE>();
-        let mut found = false;
+    /// Goes on from `at` with every jump whose landing square `landings` holds.
+    fn man_jumps(
+        &mut self,
+        at: Bits<R>,
+        landings: &[Bits<R>; MAX_DIRECTIONS],
+        state: State<Bits<R>>,
+    ) {
         crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
-            if dirs[dir] && !Self::reversal(dir, last) {
-                found |= self.man_jump(dir, at, state);
+            if landings[dir].any() {
+                let victim = step::<R::Geo>(at, dir);
+                self.man_lands(dir, victim, landings[dir], state);
             }
         });
-        found
     }
 
     /// The captures of a man on `at` that begin with a jump in direction `dir`.
     #[inline(always)]
     fn man_jump(&mut self, dir: usize, at: Bits<R>, state: State<Bits<R>>) -> bool {
-        let victim = step::<R::Geo>(at, dir) & self.man_victims(state);
-        let landing = step::<R::Geo>(victim, dir) & state.empty;
+        let victim = step_within::<R::Geo>(at, dir, self.man_victims(state));
+        let landing = step_within::<R::Geo>(victim, dir, state.empty);
         if landing.is_empty() {
             return false;
         }
+        self.man_lands(dir, victim, landing, state);
+        true
+    }
+
+    /// A man jumps `victim` in direction `dir` and lands on `landing`, then goes on if it can.
+    #[inline(always)]
+    fn man_lands(&mut self, dir: usize, victim: Bits<R>, landing: Bits<R>, state: State<Bits<R>>) {
         let next = self.after_jump(state, victim);
         self.enter(landing);
         let crowned = (landing & self.promotion_row).any();
@@ -259,15 +277,15 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
                 }
             }
             _ => {
-                if self.man_can_jump(landing, dir, next) {
-                    self.man_jumps(landing, dir, next);
+                let (onward, any) = self.man_next_landings(landing, dir, next);
+                if any {
+                    self.man_jumps(landing, &onward, next);
                 } else {
                     self.finish(landing, next, crowned);
                 }
             }
         }
         self.leave();
-        true
     }
 
     /// Jumps of a king standing on `at`, in the directions allowed by `dirs`. `crowned` is true
@@ -292,8 +310,8 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     #[inline(always)]
     fn king_jump(&mut self, dir: usize, at: Bits<R>, crowned: bool, state: State<Bits<R>>) -> bool {
         let start = if R::FLYING_KINGS { at | slide::<R::Geo>(at, dir, state.empty) } else { at };
-        let victim = step::<R::Geo>(start, dir) & state.capturable;
-        let first_landing = step::<R::Geo>(victim, dir) & state.empty;
+        let victim = step_within::<R::Geo>(start, dir, state.capturable);
+        let first_landing = step_within::<R::Geo>(victim, dir, state.empty);
         if first_landing.is_empty() {
             return false;
         }
@@ -364,18 +382,18 @@ pub fn any_capture<R: Rules, const WHITE: bool>(
     let mut landings = Bits::<R>::EMPTY;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            landings |= step::<R::Geo>(step::<R::Geo>(men, dir) & men_prey, dir);
+            landings |= jump::<R::Geo>(men, dir, men_prey, empty);
         }
     });
-    if (landings & empty).any() {
+    if landings.any() {
         return true;
     }
     if kings.any() {
         crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
             let jumpers =
                 if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
-            landings |= step::<R::Geo>(step::<R::Geo>(jumpers, dir) & them, dir);
+            landings |= jump::<R::Geo>(jumpers, dir, them, empty);
         });
     }
-    (landings & empty).any()
+    landings.any()
 }

@@ -12,7 +12,7 @@ pub mod perft;
 pub use capture::{Capture, CaptureSink, NO_DIRECTION};
 
 use crate::bitset::BitSet;
-use crate::geometry::{Geometry, opposite, slide, step};
+use crate::geometry::{Geometry, MAX_DIRECTIONS, jump, opposite, slide, step, step_within};
 use crate::moves::{Move, MoveList};
 use crate::position::{Bits, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
@@ -66,8 +66,14 @@ pub fn count_moves<R: Rules>(position: &Position<R>, scratch: &mut MoveList<Bits
 /// Reports every capture route of the side to move to `sink`, without precedence filtering.
 pub fn visit_captures<R: Rules, S: CaptureSink<Bits<R>>>(position: &Position<R>, sink: &mut S) {
     match position.side_to_move() {
-        Side::White => search_captures::<R, S, true>(&Sides::<R>::of::<true>(position), sink),
-        Side::Black => search_captures::<R, S, false>(&Sides::<R>::of::<false>(position), sink),
+        Side::White => visit_for::<R, S, true>(&Sides::<R>::of::<true>(position), sink),
+        Side::Black => visit_for::<R, S, false>(&Sides::<R>::of::<false>(position), sink),
+    }
+}
+
+fn visit_for<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(sides: &Sides<R>, sink: &mut S) {
+    if let Some(landings) = sides.capture_landings::<WHITE>() {
+        search_captures_from::<R, S, WHITE>(sides, &landings, sink);
     }
 }
 
@@ -136,6 +142,33 @@ impl<R: Rules> Sides<R> {
     #[inline(always)]
     fn any_capture<const WHITE: bool>(&self) -> bool {
         any_capture::<R, WHITE>(self.men, self.kings, self.them, self.their_kings, self.empty)
+    }
+
+    /// Where the men's first jumps land, per direction, when the side has a capture (by a man
+    /// or a king); `None` when it has none. The sets serve the capture search and the bulk
+    /// count, so they are computed once.
+    #[inline(always)]
+    fn capture_landings<const WHITE: bool>(&self) -> Option<[Bits<R>; MAX_DIRECTIONS]> {
+        let man_dirs = man_capture_dirs::<R, WHITE>();
+        let prey = men_targets::<R>(self.them, self.their_kings);
+        let mut landings = [Bits::<R>::EMPTY; MAX_DIRECTIONS];
+        let mut any = Bits::<R>::EMPTY;
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+            if man_dirs[dir] {
+                landings[dir] = jump::<R::Geo>(self.men, dir, prey, self.empty);
+                any |= landings[dir];
+            }
+        });
+        let kings_capture = || {
+            any_capture::<R, WHITE>(
+                Bits::<R>::EMPTY,
+                self.kings,
+                self.them,
+                self.their_kings,
+                self.empty,
+            )
+        };
+        if any.any() || (self.kings.any() && kings_capture()) { Some(landings) } else { None }
     }
 }
 
@@ -215,7 +248,10 @@ enum FirstJumps<B> {
 /// left: both lie in the reverse direction, which a further jump cannot take. So it can be
 /// tested against the position's own sets.
 #[inline(always)]
-fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits<R>> {
+fn first_jumps<R: Rules, const WHITE: bool>(
+    sides: &Sides<R>,
+    landings: &[Bits<R>; MAX_DIRECTIONS],
+) -> FirstJumps<Bits<R>> {
     let weighs_victims = matches!(
         R::PRECEDENCE,
         CapturePrecedence::MostPiecesThenKings | CapturePrecedence::HighestValue
@@ -243,7 +279,7 @@ fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
             let back = opposite(dir);
-            jump_from[dir] = step::<R::Geo>(step::<R::Geo>(sides.empty, back) & prey, back);
+            jump_from[dir] = jump::<R::Geo>(sides.empty, back, prey, R::Geo::PLAYABLE);
         }
     });
     // A landing square's jump back would land on the square its man left, which is not empty
@@ -258,8 +294,7 @@ fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits
     let mut continuing = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let victims = step::<R::Geo>(sides.men, dir) & prey;
-            let landings = step::<R::Geo>(victims, dir) & sides.empty;
+            let landings = landings[dir];
             let mut onward = any_jump_from;
             if stops_on_crowning {
                 onward &= !promotion_row;
@@ -268,7 +303,7 @@ fn first_jumps<R: Rules, const WHITE: bool>(sides: &Sides<R>) -> FirstJumps<Bits
             any_continuing |= continuing[dir];
             all += u64::from(landings.count());
             if weighs_victims {
-                let king_landings = step::<R::Geo>(victims & sides.their_kings, dir) & landings;
+                let king_landings = step::<R::Geo>(prey & sides.their_kings, dir) & landings;
                 of_kings += u64::from(king_landings.count());
             }
         }
@@ -304,36 +339,20 @@ fn search_captures_from<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     }
 }
 
-/// Searches every capture of the side: the men that have a first jump (found by shifting the
-/// sets, direction by direction, not square by square) and every king.
-fn search_captures<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
-    sides: &Sides<R>,
-    sink: &mut S,
-) {
-    let man_dirs = man_capture_dirs::<R, WHITE>();
-    let prey = men_targets::<R>(sides.them, sides.their_kings);
-    let mut landings = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
-    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
-        if man_dirs[dir] {
-            landings[dir] =
-                step::<R::Geo>(step::<R::Geo>(sides.men, dir) & prey, dir) & sides.empty;
-        }
-    });
-    search_captures_from::<R, S, WHITE>(sides, &landings, sink);
-}
-
 fn generate_for<R: Rules, const WHITE: bool>(
     position: &Position<R>,
     list: &mut MoveList<Bits<R>>,
     mandatory_capture: bool,
 ) {
     let sides = Sides::<R>::of::<WHITE>(position);
-    if sides.any_capture::<WHITE>() {
+    if let Some(landings) = sides.capture_landings::<WHITE>() {
         let kings = sides.all_kings;
         if list.counts_every_stop() {
-            search_captures::<R, _, WHITE>(&sides, &mut ListSink::<R, true> { list, kings });
+            let sink = &mut ListSink::<R, true> { list, kings };
+            search_captures_from::<R, _, WHITE>(&sides, &landings, sink);
         } else {
-            search_captures::<R, _, WHITE>(&sides, &mut ListSink::<R, false> { list, kings });
+            let sink = &mut ListSink::<R, false> { list, kings };
+            search_captures_from::<R, _, WHITE>(&sides, &landings, sink);
         }
         if mandatory_capture {
             return;
@@ -372,31 +391,28 @@ fn count_for<R: Rules, const WHITE: bool>(
     scratch: &mut MoveList<Bits<R>>,
 ) -> u64 {
     let sides = Sides::<R>::of::<WHITE>(position);
-    if sides.any_capture::<WHITE>() {
+    if let Some(landings) = sides.capture_landings::<WHITE>() {
         if scratch.counts_every_stop() {
             scratch.clear();
             generate_for::<R, WHITE>(position, scratch, true);
             return scratch.len() as u64;
         }
-        let from = match first_jumps::<R, WHITE>(&sides) {
+        let from = match first_jumps::<R, WHITE>(&sides, &landings) {
             FirstJumps::Counted(count) => return count,
-            FirstJumps::SearchFrom(landings) => Some(landings),
-            FirstJumps::SearchAll => None,
+            FirstJumps::SearchFrom(continuing) => continuing,
+            FirstJumps::SearchAll => landings,
         };
         scratch.clear();
         let mut sink =
             CountSink::<R> { long: scratch, kings: sides.all_kings, best_rank: 0, count: 0 };
-        match from {
-            Some(landings) => search_captures_from::<R, _, WHITE>(&sides, &landings, &mut sink),
-            None => search_captures::<R, _, WHITE>(&sides, &mut sink),
-        }
+        search_captures_from::<R, _, WHITE>(&sides, &from, &mut sink);
         return sink.count;
     }
     let dirs = man_move_dirs::<R, WHITE>();
     let mut count = 0;
     crate::unroll_dirs!(4, |dir| {
         if dirs[dir] {
-            count += (step::<R::Geo>(sides.men, dir) & sides.empty).count();
+            count += step_within::<R::Geo>(sides.men, dir, sides.empty).count();
         }
     });
     if sides.kings.any() {
@@ -404,7 +420,7 @@ fn count_for<R: Rules, const WHITE: bool>(
             count += if R::FLYING_KINGS {
                 slide::<R::Geo>(sides.kings, dir, sides.empty).count()
             } else {
-                (step::<R::Geo>(sides.kings, dir) & sides.empty).count()
+                step_within::<R::Geo>(sides.kings, dir, sides.empty).count()
             };
         });
     }
