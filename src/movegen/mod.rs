@@ -274,47 +274,46 @@ fn first_jumps<R: Rules, const WHITE: bool>(
     let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
     // A man crowned on arrival stops there (or, where it goes on as a man, may continue).
     let stops_on_crowning = R::PROMOTION_IN_CAPTURE == PromotionInCapture::EndsMove;
-    // Squares from which a man could jump in each direction.
-    let mut jump_from = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
+    // Squares from which a man could jump on. A landing square's jump back would land on the
+    // square its man left, which is not empty in these sets: no direction needs leaving out.
+    let mut onward = Bits::<R>::EMPTY;
+    let mut all_landings = Bits::<R>::EMPTY;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let back = opposite(dir);
-            jump_from[dir] = jump::<R::Geo>(sides.empty, back, prey, R::Geo::PLAYABLE);
+            onward |= jump::<R::Geo>(sides.empty, opposite(dir), prey, R::Geo::PLAYABLE);
+            all_landings |= landings[dir];
         }
     });
-    // A landing square's jump back would land on the square its man left, which is not empty
-    // in these sets: no need to leave that direction out.
-    let mut any_jump_from = Bits::<R>::EMPTY;
-    for from in jump_from {
-        any_jump_from |= from;
+    if stops_on_crowning {
+        onward &= !promotion_row;
     }
-    let mut all = 0;
-    let mut of_kings = 0;
-    let mut any_continuing = Bits::<R>::EMPTY;
-    let mut continuing = [Bits::<R>::EMPTY; crate::geometry::MAX_DIRECTIONS];
-    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
-        if man_dirs[dir] {
-            let landings = landings[dir];
-            let mut onward = any_jump_from;
-            if stops_on_crowning {
-                onward &= !promotion_row;
-            }
-            continuing[dir] = landings & onward;
-            any_continuing |= continuing[dir];
-            all += u64::from(landings.count());
-            if weighs_victims {
-                let king_landings = step::<R::Geo>(prey & sides.their_kings, dir) & landings;
+    if (all_landings & onward).any() {
+        if !pieces_first {
+            return FirstJumps::SearchAll;
+        }
+        let mut continuing = [Bits::<R>::EMPTY; MAX_DIRECTIONS];
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+            continuing[dir] = landings[dir] & onward;
+        });
+        return FirstJumps::SearchFrom(continuing);
+    }
+    if weighs_victims && sides.their_kings.any() {
+        let mut of_kings = 0;
+        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+            if man_dirs[dir] {
+                let king_landings = step::<R::Geo>(prey & sides.their_kings, dir) & landings[dir];
                 of_kings += u64::from(king_landings.count());
             }
+        });
+        if of_kings > 0 {
+            return FirstJumps::Counted(of_kings);
         }
-    });
-    if any_continuing.any() {
-        if pieces_first { FirstJumps::SearchFrom(continuing) } else { FirstJumps::SearchAll }
-    } else if of_kings > 0 {
-        FirstJumps::Counted(of_kings)
-    } else {
-        FirstJumps::Counted(all)
     }
+    let mut all = 0;
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+        all += u64::from(landings[dir].count());
+    });
+    FirstJumps::Counted(all)
 }
 
 /// Searches the captures of the men whose first jump in each direction lands on a square of
