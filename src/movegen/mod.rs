@@ -226,8 +226,9 @@ impl<R: Rules> CaptureSink<Bits<R>> for CountSink<'_, R> {
 
 /// What the men's first jumps tell before any capture search.
 enum FirstJumps<B> {
-    /// Every capture is a single jump by a man: this many are legal.
-    Counted(u64),
+    /// Every capture is a single jump by a man: this many are legal (only those taking a king
+    /// when the flag is set: the precedence rule weighs the victim).
+    Counted(u64, bool),
     /// Some captures go on, and under the precedence rule any longer capture outranks every
     /// single jump: only the men whose first jump lands on one of these squares (one set per
     /// direction) need searching.
@@ -306,14 +307,51 @@ fn first_jumps<R: Rules, const WHITE: bool>(
             }
         });
         if of_kings > 0 {
-            return FirstJumps::Counted(of_kings);
+            return FirstJumps::Counted(of_kings, true);
         }
     }
     let mut all = 0;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         all += u64::from(landings[dir].count());
     });
-    FirstJumps::Counted(all)
+    FirstJumps::Counted(all, false)
+}
+
+/// Lists the single jumps of the men (all of them, or only those that take a king), when
+/// [`first_jumps`] has shown that they are the legal captures: no search is needed. Moves come
+/// in the order the capture search would give them (direction, then square).
+fn push_single_jumps<R: Rules, const WHITE: bool>(
+    sides: &Sides<R>,
+    landings: &[Bits<R>; MAX_DIRECTIONS],
+    kings_only: bool,
+    list: &mut MoveList<Bits<R>>,
+) {
+    let man_dirs = man_capture_dirs::<R, WHITE>();
+    let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
+    let king_victims = men_targets::<R>(sides.them, sides.their_kings) & sides.their_kings;
+    crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
+        if man_dirs[dir] {
+            let back = opposite(dir);
+            let mut targets = landings[dir];
+            if kings_only {
+                targets &= step::<R::Geo>(king_victims, dir);
+            }
+            for to in targets.iter() {
+                let victim = step::<R::Geo>(Bits::<R>::single(to), back);
+                let from = step::<R::Geo>(victim, back).lowest();
+                let capture = Capture {
+                    from,
+                    to,
+                    captured: victim,
+                    promotes: promotion_row.contains(to),
+                    by_king: false,
+                    king_order: if (victim & sides.their_kings).any() { 1 << 31 } else { 0 },
+                };
+                let rank = capture_rank::<R>(&capture, sides.all_kings);
+                list.push_capture(Move::new(from, to, victim, capture.promotes), rank, false);
+            }
+        }
+    });
 }
 
 /// Searches the captures of the men whose first jump in each direction lands on a square of
@@ -350,8 +388,20 @@ fn generate_for<R: Rules, const WHITE: bool>(
             let sink = &mut ListSink::<R, true> { list, kings };
             search_captures_from::<R, _, WHITE>(&sides, &landings, sink);
         } else {
-            let sink = &mut ListSink::<R, false> { list, kings };
-            search_captures_from::<R, _, WHITE>(&sides, &landings, sink);
+            // What the first jumps show spares the search of men whose capture is outranked,
+            // or the whole search when only single jumps are possible.
+            let from = match first_jumps::<R, WHITE>(&sides, &landings) {
+                FirstJumps::Counted(_, kings_only) => {
+                    push_single_jumps::<R, WHITE>(&sides, &landings, kings_only, list);
+                    None
+                }
+                FirstJumps::SearchFrom(continuing) => Some(continuing),
+                FirstJumps::SearchAll => Some(landings),
+            };
+            if let Some(from) = from {
+                let sink = &mut ListSink::<R, false> { list, kings };
+                search_captures_from::<R, _, WHITE>(&sides, &from, sink);
+            }
         }
         if mandatory_capture {
             return;
@@ -397,7 +447,7 @@ fn count_for<R: Rules, const WHITE: bool>(
             return scratch.len() as u64;
         }
         let from = match first_jumps::<R, WHITE>(&sides, &landings) {
-            FirstJumps::Counted(count) => return count,
+            FirstJumps::Counted(count, _) => return count,
             FirstJumps::SearchFrom(continuing) => continuing,
             FirstJumps::SearchAll => landings,
         };
