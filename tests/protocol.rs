@@ -433,3 +433,22 @@ fn hub_stop_queued_behind_go_stops_that_search() {
     let lines = engine.until("done");
     assert!(lines.iter().any(|l| l == "pong"), "{lines:?}");
 }
+
+#[test]
+fn hub_follows_a_gui_that_does_not_keep_frisians_king_move_limit() {
+    // pydraughts does not keep the limit of three king moves in a row: its random mover may
+    // send a king's fourth move. The engine takes the position rather than answer an error.
+    let mut engine = Engine::start(&["hub"]);
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("set-param name=variant value=frisian");
+    engine.send("init");
+    assert_eq!(engine.line("ready"), "ready");
+    engine.send("pos pos=W:W36,K50:BK5 moves=\"50-44 5-10 44-39 10-5 39-33 5-10 33-28\"");
+    engine.send("level depth=3");
+    engine.send("go think");
+    let lines = engine.until("done");
+    assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
+    let mv = done_move(lines.last().unwrap());
+    assert!(mv.starts_with("10"), "Black's only piece is the king on 10: {mv}");
+}
