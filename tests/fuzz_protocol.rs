@@ -243,22 +243,30 @@ fn dxp_listener_survives_garbage() {
         stream
     });
     let mut chats = 0;
-    loop {
+    // What came first and how the exchange ended, to explain a failure.
+    let mut first = Vec::new();
+    let ending = loop {
         match reader.receive() {
             damas::protocol::dxp::Received::Text(text) => {
+                if first.len() < 4 {
+                    first.push(text.chars().take(40).collect::<String>());
+                }
                 if text.starts_with("Cerror") {
                     chats += 1;
                 }
                 if text == "E01" {
-                    break;
+                    break "E01";
                 }
             }
             damas::protocol::dxp::Received::Bad(_) => {}
-            damas::protocol::dxp::Received::Closed => break,
+            damas::protocol::dxp::Received::Closed => break "closed",
         }
-    }
+    };
     let _ = writer.join();
-    assert!(chats > 100, "garbage should be answered by CHAT errors: {chats}");
+    assert!(
+        chats > 100,
+        "garbage should be answered by CHAT errors: {chats} (ended by {ending}; first {first:?})"
+    );
     // Still alive and listening: a new connection gets a game.
     let mut again = TcpStream::connect(&address).expect("the listener survived");
     again.set_read_timeout(Some(Duration::from_secs(60))).unwrap();

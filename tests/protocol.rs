@@ -130,9 +130,17 @@ fn legal_after<R: Rules>(pos: &str, played: &[&str], mv: &str) -> bool {
 }
 
 fn hub_ready() -> Engine {
+    hub_ready_with(&[])
+}
+
+/// A Hub engine after the handshake, with `set-param` lines sent before `init`.
+fn hub_ready_with(params: &[&str]) -> Engine {
     let mut engine = Engine::start(&["hub"]);
     engine.send("hub");
     engine.until("wait");
+    for line in params {
+        engine.send(line);
+    }
     engine.send("init");
     assert_eq!(engine.line("ready"), "ready");
     engine
@@ -280,12 +288,7 @@ fn hub_ponder_then_ponder_hit_plays_on_the_clock() {
 
 #[test]
 fn hub_reads_pydraughts_layouts_and_pdn_fens() {
-    let mut engine = Engine::start(&["hub"]);
-    engine.send("hub");
-    engine.until("wait");
-    engine.send("set-param name=variant value=english");
-    engine.send("init");
-    assert_eq!(engine.line("ready"), "ready");
+    let mut engine = hub_ready_with(&["set-param name=variant value=english"]);
     // pydraughts' English string: turned board, colours swapped (protocols.md 3.5).
     let pos = "WeeBeeeeeeeeeeebeeeeeeeWeeeeweeee";
     engine.send(&format!("pos pos={pos}"));
@@ -438,12 +441,7 @@ fn hub_stop_queued_behind_go_stops_that_search() {
 fn hub_follows_a_gui_that_does_not_keep_frisians_king_move_limit() {
     // pydraughts does not keep the limit of three king moves in a row: its random mover may
     // send a king's fourth move. The engine takes the position rather than answer an error.
-    let mut engine = Engine::start(&["hub"]);
-    engine.send("hub");
-    engine.until("wait");
-    engine.send("set-param name=variant value=frisian");
-    engine.send("init");
-    assert_eq!(engine.line("ready"), "ready");
+    let mut engine = hub_ready_with(&["set-param name=variant value=frisian"]);
     engine.send("pos pos=W:W36,K50:BK5 moves=\"50-44 5-10 44-39 10-5 39-33 5-10 33-28\"");
     engine.send("level depth=3");
     engine.send("go think");
