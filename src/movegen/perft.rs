@@ -54,6 +54,18 @@ fn count<R: Rules>(position: &Position<R>, depth: u32, lists: &mut [MoveList<Bit
     }
     generate(position, list);
     let mut total = 0;
+    if depth == 2 {
+        // The children's moves are counted here rather than one call further down: most
+        // of a perft's nodes are these.
+        if let Some(scratch) = rest.first_mut() {
+            for mv in list.iter() {
+                let mut child = *position;
+                child.play_unhashed(mv);
+                total += count_moves(&child, scratch);
+            }
+            return total;
+        }
+    }
     for mv in list.iter() {
         let mut child = *position;
         child.play_unhashed(mv);
