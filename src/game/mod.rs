@@ -103,6 +103,21 @@ impl KingStreak {
     }
 }
 
+/// Turkish (rules.md 0): with one piece each, a king beats a man. The side with the king, if
+/// `position` is such an ending; the game ends there (the search uses it too).
+#[inline]
+pub fn king_against_lone_man<R: Rules>(position: &Position<R>) -> Option<Side> {
+    let kings = position.kings();
+    if position.occupied().count() != 2 || kings.count() != 1 {
+        return None;
+    }
+    let white = position.pieces(Side::White);
+    if white.count() != 1 {
+        return None;
+    }
+    Some(if (white & kings).any() { Side::White } else { Side::Black })
+}
+
 /// What one ply changed, kept to undo it and to count.
 #[derive(Clone, Copy, Debug)]
 struct Ply<R: Rules> {
@@ -304,15 +319,12 @@ impl<R: Rules> Game<R> {
                 _ => Outcome::Win(!side, "the opponent has no move left"),
             };
         }
-        let material = self.material();
-        if draws.king_beats_lone_man && material.white() == 1 && material.black() == 1 {
-            if material.white_kings == 1 && material.black_kings == 0 {
-                return Outcome::Win(Side::White, "a king against a lone man");
-            }
-            if material.black_kings == 1 && material.white_kings == 0 {
-                return Outcome::Win(Side::Black, "a king against a lone man");
+        if draws.king_beats_lone_man {
+            if let Some(side) = king_against_lone_man(&self.position) {
+                return Outcome::Win(side, "a king against a lone man");
             }
         }
+        let material = self.material();
         if let Some((name, test)) = draws.dead_draw {
             if test(&material) && !crate::movegen::has_capture(&self.position) {
                 return Outcome::Draw(name.to_string());

@@ -366,34 +366,15 @@ impl<'a, R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool> CaptureSearch<'a,
     }
 }
 
-/// True when the side to move (men `men`, kings `kings`) has any capture, by bitboard tests
-/// alone. `them` are the opponent's pieces, `their_kings` their kings, `empty` the empty
-/// squares.
+/// True when one of `kings` can capture a piece of `them` (`empty`: the empty squares), by
+/// bitboard tests alone. (The men's first jumps are computed by the caller, which keeps them.)
 #[inline(always)]
-pub fn any_capture<R: Rules, const WHITE: bool>(
-    men: Bits<R>,
-    kings: Bits<R>,
-    them: Bits<R>,
-    their_kings: Bits<R>,
-    empty: Bits<R>,
-) -> bool {
-    let man_dirs = man_capture_dirs::<R, WHITE>();
-    let men_prey = men_targets::<R>(them, their_kings);
+pub fn kings_can_capture<R: Rules>(kings: Bits<R>, them: Bits<R>, empty: Bits<R>) -> bool {
     let mut landings = Bits::<R>::EMPTY;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
-        if man_dirs[dir] {
-            landings |= jump::<R::Geo>(men, dir, men_prey, empty);
-        }
+        let jumpers =
+            if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
+        landings |= jump::<R::Geo>(jumpers, dir, them, empty);
     });
-    if landings.any() {
-        return true;
-    }
-    if kings.any() {
-        crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
-            let jumpers =
-                if R::FLYING_KINGS { kings | slide::<R::Geo>(kings, dir, empty) } else { kings };
-            landings |= jump::<R::Geo>(jumpers, dir, them, empty);
-        });
-    }
     landings.any()
 }

@@ -17,7 +17,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Bits, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use crate::types::Side;
-use capture::{CaptureSearch, any_capture, man_capture_dirs, man_move_dirs, men_targets};
+use capture::{CaptureSearch, kings_can_capture, man_capture_dirs, man_move_dirs, men_targets};
 
 /// Fills `list` (after clearing it) with the legal moves of `position`.
 pub fn generate<R: Rules>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
@@ -139,9 +139,10 @@ impl<R: Rules> Sides<R> {
         }
     }
 
+    /// True when the side has a capture (the landing sets, unused, are optimised away).
     #[inline(always)]
     fn any_capture<const WHITE: bool>(&self) -> bool {
-        any_capture::<R, WHITE>(self.men, self.kings, self.them, self.their_kings, self.empty)
+        self.capture_landings::<WHITE>().is_some()
     }
 
     /// Where the men's first jumps land, per direction, when the side has a capture (by a man
@@ -159,15 +160,7 @@ impl<R: Rules> Sides<R> {
                 any |= landings[dir];
             }
         });
-        let kings_capture = || {
-            any_capture::<R, WHITE>(
-                Bits::<R>::EMPTY,
-                self.kings,
-                self.them,
-                self.their_kings,
-                self.empty,
-            )
-        };
+        let kings_capture = || kings_can_capture::<R>(self.kings, self.them, self.empty);
         if any.any() || (self.kings.any() && kings_capture()) { Some(landings) } else { None }
     }
 }

@@ -11,7 +11,7 @@ use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, Score};
 use crate::bitset::BitSet;
 use crate::eval::Evaluator;
-use crate::game::{KingStreak, Material, draws::MaterialTest};
+use crate::game::{KingStreak, Material, draws::MaterialTest, king_against_lone_man};
 use crate::movegen::{generate_with, has_capture};
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
@@ -290,12 +290,10 @@ impl<R: Rules> Searcher<R> {
             if self.game.reversible_limit.is_some_and(|limit| self.reversible[ply] >= limit) {
                 return 0;
             }
-            if self.game.king_beats_lone_man && position.occupied().count() == 2 {
-                let kings = position.kings();
-                let ours = position.pieces(position.side_to_move());
-                if kings.count() == 1 {
-                    // The game ends here, as Game::outcome rules it.
-                    return if (ours & kings).any() {
+            if self.game.king_beats_lone_man {
+                // The game ends here, as Game::outcome rules it.
+                if let Some(winner) = king_against_lone_man(position) {
+                    return if winner == position.side_to_move() {
                         WIN - ply as Score
                     } else {
                         -WIN + ply as Score
