@@ -82,6 +82,14 @@ pub fn step_within<G: Geometry>(set: G::Bits, dir: usize, within: G::Bits) -> G:
     moved & within
 }
 
+/// The bit `steps` steps back from bit `to` against direction `dir`: where a piece came from
+/// that reached `to` with `steps` steps in `dir` (plain arithmetic on the index, cheaper than
+/// shifting a one-bit set; the caller knows the squares on the way are on the board).
+#[inline(always)]
+pub fn back_from<G: Geometry>(to: u32, dir: usize, steps: i32) -> u32 {
+    to.wrapping_add_signed(-steps * G::SHIFT[dir])
+}
+
 /// Where pieces on `set` land jumping in direction `dir` over a piece of `over` onto a square of
 /// `onto` (both sets of playable squares only).
 #[inline(always)]

@@ -12,7 +12,9 @@ pub mod perft;
 pub use capture::{Capture, CaptureSink, NO_DIRECTION};
 
 use crate::bitset::BitSet;
-use crate::geometry::{Geometry, MAX_DIRECTIONS, jump, opposite, slide, step, step_within};
+use crate::geometry::{
+    Geometry, MAX_DIRECTIONS, back_from, jump, opposite, slide, step, step_within,
+};
 use crate::moves::{Move, MoveList};
 use crate::position::{Bits, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
@@ -324,14 +326,13 @@ fn push_single_jumps<R: Rules, const WHITE: bool>(
     let king_victims = men_targets::<R>(sides.them, sides.their_kings) & sides.their_kings;
     crate::unroll_dirs!(R::CAPTURE_DIRECTIONS, |dir| {
         if man_dirs[dir] {
-            let back = opposite(dir);
             let mut targets = landings[dir];
             if kings_only {
                 targets &= step::<R::Geo>(king_victims, dir);
             }
             for to in targets.iter() {
-                let victim = step::<R::Geo>(Bits::<R>::single(to), back);
-                let from = step::<R::Geo>(victim, back).lowest();
+                let victim = Bits::<R>::single(back_from::<R::Geo>(to, dir, 1));
+                let from = back_from::<R::Geo>(to, dir, 2);
                 let capture = Capture {
                     from,
                     to,
@@ -404,9 +405,8 @@ fn generate_for<R: Rules, const WHITE: bool>(
     let dirs = man_move_dirs::<R, WHITE>();
     crate::unroll_dirs!(4, |dir| {
         if dirs[dir] {
-            let back = opposite(dir);
-            for to in (step::<R::Geo>(sides.men, dir) & sides.empty).iter() {
-                let from = step::<R::Geo>(Bits::<R>::single(to), back).lowest();
+            for to in step_within::<R::Geo>(sides.men, dir, sides.empty).iter() {
+                let from = back_from::<R::Geo>(to, dir, 1);
                 let promotes = promotion_row.contains(to);
                 list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, promotes));
             }
