@@ -16,7 +16,7 @@ use crate::geometry::{
     Geometry, MAX_DIRECTIONS, back_from, jump, opposite, slide, step, step_within,
 };
 use crate::moves::{Move, MoveList};
-use crate::position::{Bits, Position};
+use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use crate::types::Side;
 use capture::{CaptureSearch, kings_can_capture, man_capture_dirs, man_move_dirs, men_targets};
@@ -63,6 +63,40 @@ pub fn count_moves<R: Rules>(position: &Position<R>, scratch: &mut MoveList<Bits
         Side::White => count_for::<R, true>(position, scratch),
         Side::Black => count_for::<R, false>(position, scratch),
     }
+}
+
+/// The sum over `moves` (legal moves of `position`) of the number of legal moves after each:
+/// perft's last two plies. Each child is seen through its sets, computed from the parent's and
+/// the move, rather than built as a position (a copy to memory and back per child).
+pub fn count_after_each<R: Rules>(
+    position: &Position<R>,
+    moves: &MoveList<Bits<R>>,
+    scratch: &mut MoveList<Bits<R>>,
+) -> u64 {
+    match position.side_to_move() {
+        Side::White => count_children::<R, false>(position, moves, scratch),
+        Side::Black => count_children::<R, true>(position, moves, scratch),
+    }
+}
+
+/// [`count_after_each`] for a parent whose opponent is White when `WHITE` (the children's
+/// side to move).
+fn count_children<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+    moves: &MoveList<Bits<R>>,
+    scratch: &mut MoveList<Bits<R>>,
+) -> u64 {
+    let mut total = 0;
+    for mv in moves.iter() {
+        let sides = Sides::<R>::after::<WHITE>(position, mv);
+        let child = || {
+            let mut child = *position;
+            child.play_unhashed(mv);
+            child
+        };
+        total += count_sides::<R, WHITE>(&sides, scratch, child);
+    }
+    total
 }
 
 /// Reports every capture route of the side to move to `sink`, without precedence filtering.
@@ -138,6 +172,31 @@ impl<R: Rules> Sides<R> {
             their_kings: theirs & all_kings,
             empty: position.empty(),
             all_kings,
+        }
+    }
+
+    /// The sides of the position after `mv`, for its side to move (White when `WHITE`), as
+    /// [`Position::play`] would leave them: captured pieces lifted first, then the piece moved
+    /// (it may end where it started, or, where pieces are lifted at once, on a square it took).
+    #[inline(always)]
+    fn after<const WHITE: bool>(position: &Position<R>, mv: &MoveOf<R>) -> Self {
+        let (next, mover) =
+            if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
+        let from = Bits::<R>::single(mv.from());
+        let to = Bits::<R>::single(mv.to());
+        let captured = mv.captured();
+        let kings_left = position.kings() & !captured;
+        let crowned = (kings_left & from).any() || mv.promotes();
+        let kings = (kings_left & !from) | if crowned { to } else { Bits::<R>::EMPTY };
+        let movers = (position.pieces(mover) & !from) | to;
+        let ours = position.pieces(next) & !captured;
+        Sides {
+            men: ours & !kings,
+            kings: ours & kings,
+            them: movers,
+            their_kings: movers & kings,
+            empty: !(ours | movers) & R::Geo::PLAYABLE,
+            all_kings: kings,
         }
     }
 
@@ -432,14 +491,24 @@ fn count_for<R: Rules, const WHITE: bool>(
     position: &Position<R>,
     scratch: &mut MoveList<Bits<R>>,
 ) -> u64 {
-    let sides = Sides::<R>::of::<WHITE>(position);
+    count_sides::<R, WHITE>(&Sides::<R>::of::<WHITE>(position), scratch, || *position)
+}
+
+/// The number of legal moves of the side `sides` describes (White when `WHITE`); `position`
+/// builds the position itself, needed only to list captures in the kish convention.
+#[inline(always)]
+fn count_sides<R: Rules, const WHITE: bool>(
+    sides: &Sides<R>,
+    scratch: &mut MoveList<Bits<R>>,
+    position: impl FnOnce() -> Position<R>,
+) -> u64 {
     if let Some(landings) = sides.capture_landings::<WHITE>() {
         if scratch.counts_every_stop() {
             scratch.clear();
-            generate_for::<R, WHITE>(position, scratch, true);
+            generate_for::<R, WHITE>(&position(), scratch, true);
             return scratch.len() as u64;
         }
-        let from = match first_jumps::<R, WHITE>(&sides, &landings) {
+        let from = match first_jumps::<R, WHITE>(sides, &landings) {
             FirstJumps::Counted(count, _) => return count,
             FirstJumps::SearchFrom(continuing) => continuing,
             FirstJumps::SearchAll => landings,
@@ -447,7 +516,7 @@ fn count_for<R: Rules, const WHITE: bool>(
         scratch.clear();
         let mut sink =
             CountSink::<R> { long: scratch, kings: sides.all_kings, best_rank: 0, count: 0 };
-        search_captures_from::<R, _, WHITE>(&sides, &from, &mut sink);
+        search_captures_from::<R, _, WHITE>(sides, &from, &mut sink);
         return sink.count;
     }
     let dirs = man_move_dirs::<R, WHITE>();

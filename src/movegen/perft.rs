@@ -4,7 +4,7 @@
 //! counts each (from, to, captured set) once, `Paths` counts every capture route. The root can
 //! be split across threads with rayon. Depends on `movegen` and `position` only.
 
-use super::{count_moves, generate};
+use super::{count_after_each, count_moves, generate};
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
@@ -58,12 +58,7 @@ fn count<R: Rules>(position: &Position<R>, depth: u32, lists: &mut [MoveList<Bit
         // The children's moves are counted here rather than one call further down: most
         // of a perft's nodes are these.
         if let Some(scratch) = rest.first_mut() {
-            for mv in list.iter() {
-                let mut child = *position;
-                child.play_unhashed(mv);
-                total += count_moves(&child, scratch);
-            }
-            return total;
+            return count_after_each(position, list, scratch);
         }
     }
     for mv in list.iter() {
