@@ -5,7 +5,7 @@
 
 use damas::bitset::BitSet;
 use damas::movegen::perft::{Convention, perft};
-use damas::movegen::{count_moves, generate, has_capture, legal_moves};
+use damas::movegen::{count_after_each, count_moves, generate, has_capture, legal_moves};
 use damas::moves::MoveList;
 use damas::notation::{fen, hub, moves};
 use damas::position::Position;
@@ -40,6 +40,17 @@ fn check_position<R: Rules>(position: &Position<R>) {
     let route_moves: HashSet<_> = routes.iter().copied().collect();
     assert_eq!(route_moves, unique, "route list and unique list differ in {context}");
     assert!(routes.len() >= list.len());
+    // Perft's last two plies count each child's moves from sets derived from the parent and
+    // the move; building every child must give the same total.
+    let built: u64 = list
+        .iter()
+        .map(|mv| {
+            let mut child = *position;
+            child.play(mv);
+            count_moves(&child, &mut scratch)
+        })
+        .sum();
+    assert_eq!(count_after_each(position, &list, &mut scratch), built, "children of {context}");
     let captures = has_capture(position);
     for mv in &list {
         assert_eq!(mv.is_capture(), captures, "capture is compulsory in {context}");
