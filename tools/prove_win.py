@@ -76,14 +76,15 @@ class Prover:
         moves = board.legal_moves()
         if self.variant != "turkish":
             return moves
-        kept = [m for m in moves if not self.slides_through_own(board, m)]
+        occupied = self.occupied(board)
+        kept = [m for m in moves if not self.slides_through_own(occupied, m)]
         self.dropped += len(moves) - len(kept)
         return kept
 
-    def slides_through_own(self, board, move):
-        """True for a Turkish king move whose path passes over a piece of the mover."""
+    def slides_through_own(self, occupied, move):
+        """True for a Turkish king move whose path passes over a piece of the mover
+        (`occupied`: the board's pieces, as `occupied` gives them)."""
         squares = [turkish_square(s) for step in move.board_move for s in step]
-        occupied = self.occupied(board)
         mover = occupied.get(squares[0])
         if mover is None:
             return False

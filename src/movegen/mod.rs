@@ -134,21 +134,11 @@ impl<R: Rules> Sides<R> {
         }
     }
 
-    /// The sides of the position after `mv`, for its side to move (White when `WHITE`), as
-    /// [`Position::play`] would leave them: captured pieces lifted first, then the piece moved
-    /// (it may end where it started, or, where pieces are lifted at once, on a square it took).
+    /// The sides of the position after `mv`, for its side to move (White when `WHITE`).
     #[inline(always)]
     fn after<const WHITE: bool>(position: &Position<R>, mv: &MoveOf<R>) -> Self {
-        let (next, mover) =
-            if WHITE { (Side::White, Side::Black) } else { (Side::Black, Side::White) };
-        let from = Bits::<R>::single(mv.from());
-        let to = Bits::<R>::single(mv.to());
-        let captured = mv.captured();
-        let kings_left = position.kings() & !captured;
-        let crowned = (kings_left & from).any() || mv.promotes();
-        let kings = (kings_left & !from) | if crowned { to } else { Bits::<R>::EMPTY };
-        let movers = (position.pieces(mover) & !from) | to;
-        let ours = position.pieces(next) & !captured;
+        let (pieces, kings) = position.sets_after(mv);
+        let (ours, movers) = if WHITE { (pieces[0], pieces[1]) } else { (pieces[1], pieces[0]) };
         Sides {
             men: ours & !kings,
             kings: ours & kings,

@@ -270,6 +270,26 @@ impl<R: Rules> Position<R> {
         self.play_hashing::<false>(mv);
     }
 
+    /// Each side's pieces and all kings after `mv`, as [`Position::play`] leaves them, without
+    /// building the position: perft's bulk count reads a child's sets from here (a child copied
+    /// to memory and read back cost a fifth of perft's time). Branch-free; `play_hashing` keeps
+    /// its own branches because the search, which plays every move, runs 1.3% fewer
+    /// instructions with them (the invariants test checks the two agree).
+    #[inline(always)]
+    pub fn sets_after(&self, mv: &MoveOf<R>) -> ([Bits<R>; 2], Bits<R>) {
+        let us = self.side.index();
+        let captured = mv.captured();
+        let from = Bits::<R>::single(mv.from());
+        let to = Bits::<R>::single(mv.to());
+        let mut pieces = self.pieces;
+        pieces[1 - us] &= !captured;
+        pieces[us] = (pieces[us] & !from) | to;
+        let kings_left = self.kings & !captured;
+        let crowned = (kings_left & from).any() || mv.promotes();
+        let kings = (kings_left & !from) | if crowned { to } else { Bits::<R>::EMPTY };
+        (pieces, kings)
+    }
+
     #[inline(always)]
     fn play_hashing<const HASH: bool>(&mut self, mv: &MoveOf<R>) {
         let us = self.side.index();
