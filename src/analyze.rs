@@ -3,11 +3,12 @@
 //! optionally an SVG diagram; also a file of positions, or a whole PDN game annotated move by move.
 
 use crate::game::Game;
+use crate::game::replay::{Notation, play_moves};
 use crate::notation::pdn::PdnGame;
 use crate::notation::{diagram, fen, moves, svg};
-use crate::position::{MoveOf, Position};
+use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Engine, Info, InfoSink, Limits, Score, Silent, WIN, WIN_BOUND};
+use crate::search::{Engine, Info, InfoSink, Limits, Score, Silent, Value};
 use std::time::Duration;
 
 /// What to search and how.
@@ -29,28 +30,7 @@ pub struct Settings {
     pub svg: Option<String>,
 }
 
-/// A score as people read it: `+0.35` (men), `win in 7` or `loss in 4` (moves).
-pub fn describe(score: Score) -> String {
-    if score >= WIN_BOUND {
-        format!("win in {}", (WIN - score + 1) / 2)
-    } else if score <= -WIN_BOUND {
-        format!("loss in {}", (WIN + score + 1) / 2)
-    } else {
-        format!("{:+.2}", f64::from(score) / 100.0)
-    }
-}
-
-/// The PDN text of a line of moves from `position`.
-pub fn line<R: Rules>(position: &Position<R>, pv: &[MoveOf<R>]) -> Vec<String> {
-    let mut position = *position;
-    pv.iter()
-        .map(|mv| {
-            let text = moves::to_pdn(&position, mv);
-            position.play(mv);
-            text
-        })
-        .collect()
-}
+use crate::notation::moves::line_to_pdn as line;
 
 fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
@@ -85,8 +65,8 @@ impl<R: Rules> InfoSink<R> for Printer<R> {
                 info.depth,
                 info.multipv,
                 info.seldepth,
-                info.score,
-                json_string(&describe(info.score)),
+                info.score.value(),
+                json_string(&info.score.to_string()),
                 info.nodes,
                 info.time.as_millis(),
                 nps,
@@ -98,7 +78,7 @@ impl<R: Rules> InfoSink<R> for Printer<R> {
                 "{line}depth {:>2}/{:<2} score {:>8}  nodes {:>11}  nps {:>9}  time {:>6.2}  pv {}",
                 info.depth,
                 info.seldepth,
-                describe(info.score),
+                info.score,
                 info.nodes,
                 nps,
                 info.time.as_secs_f64(),
@@ -161,8 +141,8 @@ fn analyse_one<R: Rules>(
         let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
         println!(
             "{{\"type\":\"bestmove\",\"move\":{best},\"score\":{},\"score_text\":{},\"depth\":{},\"nodes\":{},\"time_ms\":{},\"pv\":[{}]}}",
-            result.score,
-            json_string(&describe(result.score)),
+            result.score.value(),
+            json_string(&result.score.to_string()),
             result.depth,
             result.nodes,
             result.time.as_millis(),
@@ -172,7 +152,7 @@ fn analyse_one<R: Rules>(
         match best {
             Some(best) => println!(
                 "best move {best}  (score {}, depth {}, {} nodes in {:.2} s)",
-                describe(result.score),
+                result.score,
                 result.depth,
                 result.nodes,
                 result.time.as_secs_f64()
@@ -226,7 +206,7 @@ pub fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String>
 
 /// How much worse than the best move a played move may be before it is marked (hundredths of a
 /// man): `?!` dubious, `?` mistake, `??` blunder.
-const MARKS: [(Score, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
+const MARKS: [(Value, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
 
 /// Analyses every position of a PDN game and annotates each move with the engine's score, its
 /// best move, and a mark when the move played was much worse; prints one line per move, then
@@ -240,13 +220,9 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
         None => Position::start(),
     };
     let mut game = Game::new(start);
-    let mut played = Vec::new();
-    for (index, text) in game_text.moves.iter().enumerate() {
-        let mv = moves::parse(game.position(), text)
-            .map_err(|e| format!("move {} ({text}) of the game: {e}", index + 1))?;
-        played.push(mv);
-        game.play(&mv).map_err(|e| format!("move {} ({text}) of the game: {e}", index + 1))?;
-    }
+    let texts = game_text.moves.iter().map(String::as_str);
+    play_moves(&mut game, texts, Notation::PdnFirst).map_err(|e| format!("{e} of the game"))?;
+    let played: Vec<_> = game.moves().copied().collect();
     let mut engine = engine::<R>(&Settings { multipv: 1, ..settings.clone() });
     let limits = limits(settings, 1.0);
     // Score and best move of every position, the final one included, for the side to move.
@@ -268,9 +244,9 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
     for (index, mv) in played.iter().enumerate() {
         let text = moves::to_pdn(&position, mv);
         let Some(result) = &searched[index] else { break };
-        let best_score = result.score;
+        let best_score = result.score.value();
         // The move's own score is the next position's, turned round.
-        let after = searched[index + 1].as_ref().map_or(best_score, |next| -next.score);
+        let after = searched[index + 1].as_ref().map_or(best_score, |next| -next.score.value());
         let loss = if result.best == Some(*mv) { 0 } else { (best_score - after).max(0) };
         let mark = MARKS.iter().find(|(limit, _)| loss >= *limit).map_or("", |(_, m)| *m);
         let best = result.best.map(|b| moves::to_pdn(&position, &b)).unwrap_or_default();
@@ -289,17 +265,17 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
             println!(
                 "{prefix:<6} {:<10} {:>10}   best {:<10} {:>10}",
                 format!("{text}{mark}"),
-                describe(after),
+                Score::new(after),
                 best,
-                describe(best_score)
+                Score::new(best_score)
             );
         }
         if first || index == 0 {
             annotated.push_str(&format!("{number}{} ", if first { "." } else { "..." }));
         }
-        annotated.push_str(&format!("{text}{mark} {{{}", describe(after)));
+        annotated.push_str(&format!("{text}{mark} {{{}", Score::new(after)));
         if !mark.is_empty() {
-            annotated.push_str(&format!(", best {best} {}", describe(best_score)));
+            annotated.push_str(&format!(", best {best} {}", Score::new(best_score)));
         }
         annotated.push_str("} ");
         position.play(mv);

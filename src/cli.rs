@@ -1,16 +1,18 @@
-//! Command-line interface: argument types (clap) and the commands they run.
+//! The binary's command line: argument types (clap) and the commands they run, as a client of
+//! the library.
 //!
 //! Every error from the user's input ends as one line on stderr and exit status 2; results go to
 //! stdout. This module is the edge where the variant is chosen.
 
-use crate::game::Game;
-use crate::movegen::perft::{Convention, divide, perft_threads};
-use crate::notation::squares::SquareStyle;
-use crate::notation::{diagram, fen, moves};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
 use clap::{Parser, Subcommand};
+use damas::game::Game;
+use damas::game::replay::{Notation, play_moves};
+use damas::movegen::perft::{Convention, divide, perft_threads};
+use damas::notation::squares::SquareStyle;
+use damas::notation::{diagram, fen, moves};
+use damas::position::Position;
+use damas::rules::{Rules, Variant};
+use damas::with_variant;
 use std::time::Instant;
 
 /// damas: a checkers and draughts engine for every major rule set.
@@ -125,7 +127,7 @@ pub enum Command {
     /// the signature of the search ("Bench: N nodes M nps").
     Bench {
         /// Depth of each search.
-        #[arg(default_value_t = crate::bench::DEPTH)]
+        #[arg(default_value_t = damas::bench::DEPTH)]
         depth: u32,
         /// Search threads (the signature is defined for one; more threads measure lazy-SMP
         /// speed-up: the time to reach the same depth).
@@ -227,20 +229,20 @@ impl<E: std::error::Error> From<E> for UserError {
 /// A bad variant name, FEN or argument.
 pub fn run(cli: Cli) -> Result<(), UserError> {
     let Some(command) = cli.command else {
-        crate::protocol::run_auto();
+        damas::protocol::run_auto();
         return Ok(());
     };
     match command {
         Command::Hub => {
-            crate::protocol::hub::run(crate::protocol::Input::stdin());
+            damas::protocol::run::<damas::protocol::hub::Hub>(damas::protocol::Input::stdin());
             Ok(())
         }
         Command::Uci => {
-            crate::protocol::uci::run(crate::protocol::Input::stdin());
+            damas::protocol::run::<damas::protocol::uci::Uci>(damas::protocol::Input::stdin());
             Ok(())
         }
         Command::Text => {
-            crate::protocol::text::run(crate::protocol::Input::stdin());
+            damas::protocol::run::<damas::protocol::text::Text>(damas::protocol::Input::stdin());
             Ok(())
         }
         Command::Dxp {
@@ -261,7 +263,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                     return Err(UserError("--max-move-time must be a positive number".into()));
                 }
             }
-            let settings = crate::protocol::dxp::Settings {
+            let settings = damas::protocol::dxp::Settings {
                 address: connect.clone().unwrap_or(listen),
                 connect: connect.is_some(),
                 initiator,
@@ -272,7 +274,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 threads: threads.unwrap_or_else(default_threads).max(1),
                 hash: hash.max(1),
             };
-            with_variant!(variant, R => crate::protocol::dxp::run::<R>(&settings))
+            with_variant!(variant, R => damas::protocol::dxp::run::<R>(&settings))
                 .map_err(UserError)
         }
         Command::Perft { depth, position, divide, paths, every_stop, threads } => {
@@ -300,7 +302,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             with_variant!(variant, R => run_moves::<R>(&position, style))
         }
         Command::Bench { depth, threads } => {
-            crate::bench::run(depth.max(1), threads.max(1));
+            damas::bench::run(depth.max(1), threads.max(1));
             Ok(())
         }
         Command::Analyze {
@@ -321,14 +323,14 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                     return Err(UserError("--time must be a positive number of seconds".into()));
                 }
             }
-            if !(1..=crate::protocol::MAX_MULTIPV).contains(&multipv) {
+            if !(1..=damas::protocol::MAX_MULTIPV).contains(&multipv) {
                 return Err(UserError(format!(
                     "--multipv must be from 1 to {}",
-                    crate::protocol::MAX_MULTIPV
+                    damas::protocol::MAX_MULTIPV
                 )));
             }
             let threads = threads.unwrap_or_else(default_threads).max(1);
-            let settings = crate::analyze::Settings {
+            let settings = damas::analyze::Settings {
                 depth,
                 seconds: time,
                 threads,
@@ -340,23 +342,23 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             if let Some(path) = pdn {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
-                let game = crate::notation::pdn::parse(&text)?;
+                let game = damas::notation::pdn::parse(&text)?;
                 if let Some(kind) = game.tag("GameType") {
                     let number = kind.split(',').next().unwrap_or("").trim();
                     variant = number.parse().map_err(|_| {
                         UserError(format!("GameType \"{kind}\" of {path} is not a known variant"))
                     })?;
                 }
-                return with_variant!(variant, R => crate::analyze::run_pdn::<R>(&game, &settings))
+                return with_variant!(variant, R => damas::analyze::run_pdn::<R>(&game, &settings))
                     .map_err(UserError);
             }
             if let Some(path) = file {
-                return with_variant!(variant, R => crate::analyze::run_file::<R>(&path, &settings))
+                return with_variant!(variant, R => damas::analyze::run_file::<R>(&path, &settings))
                     .map_err(UserError);
             }
             with_variant!(variant, R => {
                 let game = load_game::<R>(&position)?;
-                crate::analyze::run::<R>(game, &settings).map_err(UserError)
+                damas::analyze::run::<R>(game, &settings).map_err(UserError)
             })
         }
         Command::Match { variant, a, b, games, openings, seed, max_plies, verbose } => {
@@ -367,7 +369,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 None => Vec::new(),
                 Some(path) => read_openings(&path)?,
             };
-            let settings = crate::matchplay::MatchSettings {
+            let settings = damas::matchplay::MatchSettings {
                 a,
                 b,
                 games: games.max(1),
@@ -376,7 +378,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 max_plies,
                 verbose,
             };
-            let result = with_variant!(variant, R => crate::matchplay::run::<R>(&settings))
+            let result = with_variant!(variant, R => damas::matchplay::run::<R>(&settings))
                 .map_err(UserError)?;
             if result.illegal > 0 {
                 return Err(UserError(format!("{} illegal moves were played", result.illegal)));
@@ -431,17 +433,9 @@ fn load_game<R: Rules>(args: &PositionArgs) -> Result<Game<R>, UserError> {
         Some(text) => fen::parse::<R>(text)?,
     };
     let mut game = Game::new(start);
-    for (index, text) in args.moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
-        // Skip PDN move numbers ("1." or "1...") whether apart or glued to the move.
-        let text = text.rfind('.').map_or(text, |dot| &text[dot + 1..]);
-        if text.is_empty() {
-            continue;
-        }
-        let mv = moves::parse(game.position(), text)
-            .map_err(|e| UserError(format!("move {} of --moves: {e}", index + 1)))?;
-        game.play(&mv)
-            .map_err(|e| UserError(format!("move {} of --moves ({text}): {e}", index + 1)))?;
-    }
+    let texts = args.moves.iter().flat_map(|m| m.split_whitespace());
+    play_moves(&mut game, texts, Notation::PdnFirst)
+        .map_err(|e| UserError(format!("move {} of --moves: {}", e.number, e.reason)))?;
     Ok(game)
 }
 
@@ -518,11 +512,8 @@ fn batch_game<R: Rules>(line: &str) -> Result<Game<R>, String> {
     let (fen_text, played) = line.split_once(" moves").unwrap_or((line, ""));
     let start = fen::parse::<R>(fen_text.trim()).map_err(|e| e.to_string())?;
     let mut game = Game::new(start);
-    for (index, text) in played.split_whitespace().enumerate() {
-        let mv = moves::parse_hub(game.position(), text)
-            .map_err(|e| format!("move {} '{text}': {e}", index + 1))?;
-        game.play(&mv).map_err(|e| format!("move {} '{text}': {e}", index + 1))?;
-    }
+    play_moves(&mut game, played.split_whitespace(), Notation::HubFirst)
+        .map_err(|e| e.to_string())?;
     Ok(game)
 }
 

@@ -21,7 +21,6 @@
 pub mod analyze;
 pub mod bench;
 pub mod bitset;
-pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod geometry;

@@ -1,4 +1,7 @@
-//! The `damas` binary: parses the command line and hands over to [`damas::cli`].
+//! The `damas` binary: parses the command line and hands over to [`cli`]. The command line
+//! lives here, not in the library, so that users of the library do not build clap.
+
+mod cli;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -19,19 +22,17 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    let cli = damas::cli::Cli::parse();
+    let cli = cli::Cli::parse();
     // In the stdin protocols stderr must stay silent unless asked for: pydraughts reads the
     // engine's stderr as protocol lines.
     let quiet = matches!(
         cli.command,
-        None | Some(
-            damas::cli::Command::Hub | damas::cli::Command::Uci | damas::cli::Command::Text
-        )
+        None | Some(cli::Command::Hub | cli::Command::Uci | cli::Command::Text)
     );
     let default_level = if quiet { "off" } else { "warn" };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_level))
         .init();
-    match damas::cli::run(cli) {
+    match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("damas: error: {}", error.0);

@@ -24,14 +24,14 @@ fn takes_the_last_piece_at_once() {
     // English: White man c3 (22) takes Black's last man on d4 (18): a win in one ply.
     let (best, result) = search::<English>("W:W22,30:B18", depth(6));
     assert_eq!(best, "22x15");
-    assert_eq!(result.score, WIN - 1);
+    assert_eq!(result.score.value(), WIN - 1);
     // International: 28x17 takes the last black man.
     let (best, result) = search::<International>("W:W28,47:B22", depth(6));
     assert_eq!(best, "28x17");
-    assert_eq!(result.score, WIN - 1);
+    assert_eq!(result.score.value(), WIN - 1);
     // Turkish: the king takes the last piece along the file.
     let (best, result) = search::<Turkish>("W:WKa1:Ba5,b6", depth(4));
-    assert!(result.score >= WIN_BOUND, "{best} {}", result.score);
+    assert!(result.score.value() >= WIN_BOUND, "{best} {}", result.score.value());
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn prefers_the_quicker_win() {
     // At every depth the score is the win in one ply, never a longer one.
     for d in [2, 8, 12] {
         let (_, result) = search::<English>("W:WK22,K23,K26:B18", depth(d));
-        assert_eq!(result.score, WIN - 1, "depth {d}");
+        assert_eq!(result.score.value(), WIN - 1, "depth {d}");
     }
 }
 
@@ -49,21 +49,21 @@ fn losing_variants_want_to_lose_their_pieces() {
     // Antidraughts: White must take 28x17, is then the only side with a piece, and Black, with
     // none, has no move: Black wins. From White's side that is a loss.
     let (_, result) = search::<Antidraughts>("W:W28:B22", depth(4));
-    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+    assert!(result.score.value() <= -WIN_BOUND, "{}", result.score.value());
     // Giveaway checkers: White must take 22x15, Black then has no piece and so no move: Black
     // wins.
     let (best, result) = search::<EnglishLosing>("W:W22:B18", depth(6));
     assert_eq!(best, "22x15");
-    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+    assert!(result.score.value() <= -WIN_BOUND, "{}", result.score.value());
 }
 
 #[test]
 fn dead_draws_score_zero() {
     // Frisian king against king, Turkish one man each: drawn by rule.
     let (_, frisian) = search::<Frisian>("W:WK46:BK4", depth(6));
-    assert_eq!(frisian.score, 0);
+    assert_eq!(frisian.score.value(), 0);
     let (_, turkish) = search::<Turkish>("W:Wa3:Bh6", depth(6));
-    assert_eq!(turkish.score, 0);
+    assert_eq!(turkish.score.value(), 0);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn weaker_levels_vary_their_moves_but_never_throw_a_win() {
     let position = fen::parse::<English>("W:W22,30:B18").unwrap();
     for _ in 0..10 {
         let result = engine.go(&Game::new(position), Limits::default(), false, &mut Silent);
-        assert!(result.score >= WIN_BOUND, "{}", result.score);
+        assert!(result.score.value() >= WIN_BOUND, "{}", result.score.value());
     }
 }
 
@@ -197,7 +197,7 @@ fn turkish_king_against_lone_man_is_a_win_in_the_tree() {
     // rules.md 0 (our users' sites): with one piece each, a king beats a man. The game ends
     // there, so the search scores it as a win (it reported +1.6 before it knew the rule).
     let (_, result) = search::<Turkish>("W:WKd4:Bh6", depth(6));
-    assert!(result.score >= WIN_BOUND, "{}", result.score);
+    assert!(result.score.value() >= WIN_BOUND, "{}", result.score.value());
     let (_, result) = search::<Turkish>("B:WKd4:Bh6", depth(6));
-    assert!(result.score <= -WIN_BOUND, "{}", result.score);
+    assert!(result.score.value() <= -WIN_BOUND, "{}", result.score.value());
 }

@@ -40,6 +40,11 @@ impl<R: Rules> Default for Evaluator<R> {
 impl<R: Rules> Evaluator<R> {
     /// The evaluator with the default weights of `R`.
     pub fn new() -> Self {
+        Self::with_weights(params::weights::<R>())
+    }
+
+    /// The evaluator with `weights`.
+    pub fn with_weights(weights: Weights) -> Self {
         let rows = R::Geo::ROWS;
         let mut rows_from_white = vec![Bits::<R>::EMPTY; rows as usize];
         let mut centre = Bits::<R>::EMPTY;
@@ -86,7 +91,7 @@ impl<R: Rules> Evaluator<R> {
         let start = Position::<R>::start();
         let total_men = start.occupied().count();
         Evaluator {
-            weights: params::weights::<R>(),
+            weights,
             rows_from_white,
             row_planes,
             runaway_zone,

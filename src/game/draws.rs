@@ -94,6 +94,22 @@ pub struct EndgameCount {
     pub applies: MaterialTest,
     /// Plies allowed.
     pub plies: u32,
+    /// The most pieces on the board (both sides) with which the rule can apply: with more, the
+    /// material is not computed at all (the middle game). A unit test checks it against
+    /// `applies`.
+    pub max_pieces: u32,
+}
+
+/// Material that is a draw at once, unless the side to move can capture.
+#[derive(Clone, Copy, Debug)]
+pub struct DeadDraw {
+    /// Its name in messages, e.g. "a king against a king".
+    pub name: &'static str,
+    /// Does this material fall under the rule?
+    pub applies: MaterialTest,
+    /// The most pieces on the board with which the rule can apply (checked like
+    /// [`EndgameCount::max_pieces`]).
+    pub max_pieces: u32,
 }
 
 /// How a game ends besides running out of moves: every field can be changed.
@@ -105,8 +121,8 @@ pub struct DrawRules {
     pub reversible_plies: Option<u32>,
     /// Endgame counts.
     pub endgames: Vec<EndgameCount>,
-    /// Material that is a draw at once (with the rule's name).
-    pub dead_draw: Option<(&'static str, MaterialTest)>,
+    /// Material that is a draw at once.
+    pub dead_draw: Option<DeadDraw>,
     /// Turkish: with one piece each, a king against a man wins at once.
     pub king_beats_lone_man: bool,
     /// Frisian: a side that still has men may make at most this many non-capturing king moves
@@ -131,12 +147,14 @@ const FMJD_SIXTEEN: EndgameCount = EndgameCount {
     name: "three pieces with a king against a lone king (FMJD 6.3: 16 moves)",
     applies: |m| either(m, |m| lone_king_against(m, 3, 3)),
     plies: 32,
+    max_pieces: 4,
 };
 
 const FMJD_FIVE: EndgameCount = EndgameCount {
     name: "two pieces with a king against a lone king (FMJD 6.4: 5 moves)",
     applies: |m| either(m, |m| lone_king_against(m, 1, 2)),
     plies: 10,
+    max_pieces: 3,
 };
 
 const THREE_KINGS_VS_KING_16: EndgameCount = EndgameCount {
@@ -147,6 +165,8 @@ const THREE_KINGS_VS_KING_16: EndgameCount = EndgameCount {
         })
     },
     plies: 32,
+    // A lone king against any number of kings: up to the 30 pieces a side starts with.
+    max_pieces: 31,
 };
 
 const POOL_THREE_KINGS: EndgameCount = EndgameCount {
@@ -157,6 +177,7 @@ const POOL_THREE_KINGS: EndgameCount = EndgameCount {
         })
     },
     plies: 26,
+    max_pieces: 4,
 };
 
 const FRISIAN_TWO_KINGS: EndgameCount = EndgameCount {
@@ -167,12 +188,14 @@ const FRISIAN_TWO_KINGS: EndgameCount = EndgameCount {
         })
     },
     plies: 14,
+    max_pieces: 3,
 };
 
 const RUSSIAN_THREE_KINGS: EndgameCount = EndgameCount {
     name: "three or more kings against a lone king (Kodeks: 15 moves)",
     applies: |m| either(m, |m| m.white() == 1 && m.white_kings == 1 && m.black_kings >= 3),
     plies: 30,
+    max_pieces: 13,
 };
 
 const RUSSIAN_EQUAL_FOUR_FIVE: EndgameCount = EndgameCount {
@@ -181,6 +204,7 @@ const RUSSIAN_EQUAL_FOUR_FIVE: EndgameCount = EndgameCount {
         m.white() == m.black() && (4..=5).contains(&m.white()) && m.white_kings + m.black_kings > 0
     },
     plies: 60,
+    max_pieces: 10,
 };
 
 const RUSSIAN_EQUAL_SIX_SEVEN: EndgameCount = EndgameCount {
@@ -189,18 +213,21 @@ const RUSSIAN_EQUAL_SIX_SEVEN: EndgameCount = EndgameCount {
         m.white() == m.black() && (6..=7).contains(&m.white()) && m.white_kings + m.black_kings > 0
     },
     plies: 120,
+    max_pieces: 14,
 };
 
 const RUSSIAN_THREE_VS_DIAGONAL_KING: EndgameCount = EndgameCount {
     name: "three pieces with a king against a lone king on the long diagonal (Kodeks: 5 moves)",
     applies: |m| either(m, |m| lone_king_against(m, 3, 3) && m.white_lone_king_on_long_diagonal),
     plies: 10,
+    max_pieces: 4,
 };
 
 const RUSSIAN_TWO_VS_KING: EndgameCount = EndgameCount {
     name: "two pieces against a lone king (Kodeks: 5 moves)",
     applies: |m| either(m, |m| m.white() == 1 && m.white_kings == 1 && m.black() == 2),
     plies: 10,
+    max_pieces: 3,
 };
 
 impl DrawRules {
@@ -232,9 +259,11 @@ impl DrawRules {
             | Variant::Breakthrough => DrawRules { reversible_plies: Some(120), ..base },
             Variant::Turkish => DrawRules {
                 reversible_plies: Some(120),
-                dead_draw: Some(("one piece each of the same kind", |m| {
-                    m.white() == 1 && m.black() == 1 && m.white_kings == m.black_kings
-                })),
+                dead_draw: Some(DeadDraw {
+                    name: "one piece each of the same kind",
+                    applies: |m| m.white() == 1 && m.black() == 1 && m.white_kings == m.black_kings,
+                    max_pieces: 2,
+                }),
                 king_beats_lone_man: true,
                 ..base
             },
@@ -246,9 +275,13 @@ impl DrawRules {
             Variant::Canadian => DrawRules { endgames: vec![THREE_KINGS_VS_KING_16], ..base },
             Variant::Frisian | Variant::Frysk => DrawRules {
                 endgames: vec![FRISIAN_TWO_KINGS],
-                dead_draw: Some(("a king against a king", |m| {
-                    m.white() == 1 && m.black() == 1 && m.white_kings == 1 && m.black_kings == 1
-                })),
+                dead_draw: Some(DeadDraw {
+                    name: "a king against a king",
+                    applies: |m| {
+                        m.white() == 1 && m.black() == 1 && m.white_kings == 1 && m.black_kings == 1
+                    },
+                    max_pieces: 2,
+                }),
                 king_move_limit: Some(3),
                 ..base
             },
@@ -284,6 +317,58 @@ impl DrawRules {
                 ..base
             },
             _ => base,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitset::BitSet;
+
+    /// Every material with up to `most` pieces a side, with each long-diagonal flag.
+    fn materials(most: u32) -> impl Iterator<Item = Material> {
+        let range = move || 0..=most;
+        range()
+            .flat_map(move |white_men| {
+                range().flat_map(move |white_kings| {
+                    range().flat_map(move |black_men| {
+                        range().flat_map(move |black_kings| {
+                            (0..4).map(move |flags| Material {
+                                white_men,
+                                white_kings,
+                                black_men,
+                                black_kings,
+                                white_lone_king_on_long_diagonal: flags & 1 == 1,
+                                black_lone_king_on_long_diagonal: flags & 2 == 2,
+                            })
+                        })
+                    })
+                })
+            })
+            .filter(move |m| m.white() <= most && m.black() <= most)
+    }
+
+    #[test]
+    fn no_material_rule_applies_with_more_pieces_than_it_declares() {
+        for &variant in Variant::ALL {
+            let per_side = crate::with_variant!(variant, R => {
+                crate::position::Position::<R>::start().pieces(crate::types::Side::White).count()
+            });
+            for draws in [DrawRules::for_variant(variant), DrawRules::federation(variant)] {
+                let mut rules: Vec<(&str, MaterialTest, u32)> =
+                    draws.endgames.iter().map(|r| (r.name, r.applies, r.max_pieces)).collect();
+                rules.extend(draws.dead_draw.map(|d| (d.name, d.applies, d.max_pieces)));
+                for (name, applies, max_pieces) in rules {
+                    for material in materials(per_side) {
+                        let pieces = material.white() + material.black();
+                        assert!(
+                            pieces <= max_pieces || !applies(&material),
+                            "{variant:?} {name}: applies to {material:?}, {pieces} pieces"
+                        );
+                    }
+                }
+            }
         }
     }
 }

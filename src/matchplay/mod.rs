@@ -4,7 +4,6 @@
 //! move is checked legal by the game layer; a move over the time allowed is reported. Prints
 //! wins, draws and losses, the score and an Elo difference with a 95% error bar.
 
-use crate::eval::Evaluator;
 use crate::game::{Game, Outcome};
 use crate::movegen::legal_moves;
 use crate::notation::{fen, moves};
@@ -144,7 +143,7 @@ impl MatchResult {
 }
 
 enum Brain<R: Rules> {
-    Internal(Box<Engine<R>>, Evaluator<R>),
+    Internal(Box<Engine<R>>),
     External(HubPlayer),
 }
 
@@ -164,7 +163,7 @@ impl<R: Rules> Player<R> {
                 if let PlayerSpec::Level(level) = spec {
                     engine.set_level(*level);
                 }
-                Brain::Internal(Box::new(engine), Evaluator::new())
+                Brain::Internal(Box::new(engine))
             }
         };
         Ok(Player { spec: spec.clone(), brain })
@@ -172,7 +171,7 @@ impl<R: Rules> Player<R> {
 
     fn new_game(&mut self) -> Result<(), String> {
         match &mut self.brain {
-            Brain::Internal(engine, _) => {
+            Brain::Internal(engine) => {
                 engine.new_game();
                 Ok(())
             }
@@ -183,8 +182,8 @@ impl<R: Rules> Player<R> {
     /// The player's move and the time it took.
     fn choose(&mut self, game: &Game<R>) -> Result<Option<(MoveOf<R>, Duration)>, String> {
         let started = std::time::Instant::now();
-        let (engine, evaluator) = match &mut self.brain {
-            Brain::Internal(engine, evaluator) => (engine, evaluator),
+        let engine = match &mut self.brain {
+            Brain::Internal(engine) => engine,
             Brain::External(player) => {
                 if game.legal_moves().is_empty() {
                     return Ok(None);
@@ -198,7 +197,7 @@ impl<R: Rules> Player<R> {
                 let best = game.legal_moves().iter().copied().max_by_key(|mv| {
                     let mut child = *position;
                     child.play(mv);
-                    -evaluator.evaluate(&child)
+                    -engine.evaluate(&child)
                 });
                 return Ok(best.map(|mv| (mv, started.elapsed())));
             }

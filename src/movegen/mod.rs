@@ -58,6 +58,35 @@ pub fn has_capture<R: Rules>(position: &Position<R>) -> bool {
     }
 }
 
+/// True when the side to move has a non-capturing move by a piece outside `except`: one step
+/// into an empty square is enough, a flying king's too. With [`has_capture`] it says whether the
+/// side can move at all, without listing the moves (the search asks it at its leaves).
+#[inline]
+pub fn has_quiet_move<R: Rules>(position: &Position<R>, except: Bits<R>) -> bool {
+    match position.side_to_move() {
+        Side::White => has_quiet_move_for::<R, true>(position, except),
+        Side::Black => has_quiet_move_for::<R, false>(position, except),
+    }
+}
+
+#[inline(always)]
+fn has_quiet_move_for<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+    except: Bits<R>,
+) -> bool {
+    let sides = Sides::<R>::of::<WHITE>(position);
+    let (men, kings) = (sides.men & !except, sides.kings & !except);
+    let dirs = man_move_dirs::<R, WHITE>();
+    let mut reached = Bits::<R>::EMPTY;
+    crate::unroll_dirs!(4, |dir| {
+        if dirs[dir] {
+            reached |= step_within::<R::Geo>(men, dir, sides.empty);
+        }
+        reached |= step_within::<R::Geo>(kings, dir, sides.empty);
+    });
+    reached.any()
+}
+
 /// Reports every capture route of the side to move to `sink`, without precedence filtering.
 pub fn visit_captures<R: Rules, S: CaptureSink<Bits<R>>>(position: &Position<R>, sink: &mut S) {
     match position.side_to_move() {

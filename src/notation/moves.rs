@@ -61,6 +61,18 @@ fn separator<R: Rules>(capture: bool) -> char {
     }
 }
 
+/// The PDN text of each move of a line played from `position` (a principal variation).
+pub fn line_to_pdn<R: Rules>(position: &Position<R>, line: &[MoveOf<R>]) -> Vec<String> {
+    let mut position = *position;
+    line.iter()
+        .map(|mv| {
+            let text = to_pdn(&position, mv);
+            position.play(mv);
+            text
+        })
+        .collect()
+}
+
 /// The PDN text of a legal move: short form, or the fewest landing squares that identify it
 /// when another legal move shares its origin and destination.
 pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {

@@ -12,7 +12,7 @@ use crate::geometry::Geometry;
 use crate::notation::squares;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Numbering, Rules};
-use crate::search::{Engine, Limits, Silent, WIN_BOUND};
+use crate::search::{Band, Engine, Limits, Silent};
 use crate::types::{Piece, Side};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -664,10 +664,10 @@ impl<'a, R: Rules> Connection<'a, R> {
             *clock = clock.saturating_sub(used);
         }
         let Some(best) = result.best else { return Flow::Go };
-        self.last_score = if result.score.abs() >= WIN_BOUND {
-            result.score.signum() * 10_000
-        } else {
-            result.score
+        self.last_score = match result.score.band() {
+            Band::Win { .. } => 10_000,
+            Band::Loss { .. } => -10_000,
+            Band::Eval(hundredths) => hundredths,
         };
         current.game.play_unchecked(&best);
         let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);

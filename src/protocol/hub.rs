@@ -8,16 +8,14 @@
 //! moves in Hub notation (`from-to`, `fromxtoxcaptured...`) in the variant's own numbering.
 //! Nothing is ever written to stderr in this mode: pydraughts reads it as protocol.
 
-use super::{
-    Background, Event, Input, MAX_HASH, MAX_THREADS, Options, Urgent, configure, emit, supervise,
-    variant_names,
-};
-use crate::game::Game;
+use super::options::{Kind, OPTIONS, variant_names};
+use super::session::{Exit, Protocol, Session};
+use super::{Options, Urgent, emit};
+use crate::game::replay::Notation;
 use crate::notation::{fen, hub as hub_position, moves};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Info, InfoSink, Limits, MAX_LEVEL, Score, WIN, WIN_BOUND};
-use crate::with_variant;
+use crate::search::{Band, Info, InfoSink, Limits, Score};
 use std::time::Duration;
 
 /// One argument of a Hub line: `name=value`, `name="a value"` or a bare flag `name`.
@@ -137,14 +135,12 @@ fn error(message: &str) -> String {
 /// A score in men, as Hub clients read it: a win in `n` plies is `100 - n/100` (Scan's
 /// encoding, 99.xx), a loss its negative.
 pub fn score_text(score: Score) -> String {
-    let value = if score >= WIN_BOUND {
-        100.0 - f64::from(WIN - score) / 100.0
-    } else if score <= -WIN_BOUND {
-        -100.0 + f64::from(WIN + score) / 100.0
-    } else {
-        f64::from(score) / 100.0
+    let men = match score.band() {
+        Band::Win { plies } => 100.0 - f64::from(plies) / 100.0,
+        Band::Loss { plies } => -100.0 + f64::from(plies) / 100.0,
+        Band::Eval(hundredths) => f64::from(hundredths) / 100.0,
     };
-    format!("{value:.2}")
+    format!("{men:.2}")
 }
 
 /// The Hub name of a variant (Scan's names where Scan has one).
@@ -155,31 +151,36 @@ fn hub_name(variant: Variant) -> &'static str {
     }
 }
 
-/// The options Hub mode starts with. The Hub protocol is defined on 10x10 and the Hub GUI never
-/// sends a param's default value, so Scan's default variant keeps damas a drop-in replacement.
+/// The options Hub mode starts with.
 pub fn default_options() -> Options {
-    Options::with_variant(Variant::International)
+    Options::with_variant(<Hub as Protocol>::DEFAULT_VARIANT)
 }
 
-/// The `id`, `param` and `wait` lines answering `hub`.
+/// The `id`, `param` and `wait` lines answering `hub`: a `param` for each option the table
+/// declares to Hub.
 pub fn handshake(options: &Options) -> Vec<String> {
-    vec![
-        format!(
-            "id name=damas version={} author={} country=none",
-            env!("CARGO_PKG_VERSION"),
-            quote("the damas developers")
-        ),
-        format!(
-            "param name=variant value={} type=enum values={}",
-            hub_name(options.variant),
-            quote(&variant_names().join(" "))
-        ),
-        format!("param name=threads value={} type=int min=1 max={MAX_THREADS}", options.threads),
-        format!("param name=hash value={} type=int min=1 max={MAX_HASH}", options.hash),
-        format!("param name=ponder value={} type=bool", options.ponder),
-        format!("param name=level value={} type=int min=1 max={MAX_LEVEL}", options.level),
-        "wait".to_string(),
-    ]
+    let mut lines = vec![format!(
+        "id name=damas version={} author={} country=none",
+        env!("CARGO_PKG_VERSION"),
+        quote("the damas developers")
+    )];
+    for spec in OPTIONS.iter().filter(|spec| spec.hub) {
+        let name = spec.name;
+        lines.push(match spec.kind {
+            Kind::Variant => format!(
+                "param name={name} value={} type=enum values={}",
+                hub_name(options.variant),
+                quote(&variant_names().join(" "))
+            ),
+            Kind::Int { min, max } => format!(
+                "param name={name} value={} type=int min={min} max={max}",
+                options.value(spec)
+            ),
+            Kind::Bool => format!("param name={name} value={} type=bool", options.value(spec)),
+        });
+    }
+    lines.push("wait".to_string());
+    lines
 }
 
 /// Reads a Hub number of seconds: a decimal real, negative allowed (clamped to zero).
@@ -268,38 +269,18 @@ impl<R: Rules> InfoSink<R> for HubInfo {
     }
 }
 
-/// How the session ends.
-enum Exit {
-    /// `quit` or the end of input.
-    Quit,
-    /// `set-param name=variant` chose another rule set.
-    Switch,
-}
-
-/// A session on rule set `R`.
-struct Session<R: Rules> {
-    options: Options,
-    engine: Option<Engine<R>>,
-    game: Game<R>,
+/// The Hub protocol's state between lines: the `level` lines since the last `pos` or `go`.
+#[derive(Default)]
+pub struct Hub {
     level: Level,
 }
 
-impl<R: Rules> Session<R> {
-    fn new(options: Options) -> Self {
-        Session {
-            options,
-            engine: None,
-            game: Game::new(Position::start()),
-            level: Level::default(),
-        }
-    }
+impl Protocol for Hub {
+    /// The Hub protocol is defined on 10x10 and the Hub GUI never sends a param's default
+    /// value, so Scan's default variant keeps damas a drop-in replacement.
+    const DEFAULT_VARIANT: Variant = Variant::International;
 
-    fn engine(&mut self) -> Engine<R> {
-        configure(self.engine.take(), &self.options)
-    }
-
-    /// Handles one line while no search runs.
-    fn handle(&mut self, text: &str, input: &mut Input) -> Option<Exit> {
+    fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
         let line = match tokenize(text) {
             Ok(line) => line,
             Err(message) if message == "missing command" => return None,
@@ -309,43 +290,25 @@ impl<R: Rules> Session<R> {
             }
         };
         match line.command.as_str() {
-            "hub" => handshake(&self.options).iter().for_each(|l| emit(l)),
+            "hub" => handshake(&session.options).iter().for_each(|l| emit(l)),
             "set-param" => {
                 let (Some(name), Some(value)) = (line.value("name"), line.value("value")) else {
                     emit(&error("set-param needs name=... value=..."));
                     return None;
                 };
-                let before = self.options.clone();
-                match self.options.set(name, value) {
+                match session.set_option(name, value) {
+                    Ok(exit) => return exit,
                     Err(message) => emit(&error(&message)),
-                    Ok(()) if self.options.variant != before.variant => return Some(Exit::Switch),
-                    Ok(()) => {
-                        if let Some(engine) = &mut self.engine {
-                            if self.options.threads != before.threads {
-                                engine.set_threads(self.options.threads);
-                            }
-                            if self.options.hash != before.hash {
-                                engine.set_hash(self.options.hash);
-                            }
-                        }
-                    }
                 }
             }
             "init" => {
-                let engine = self.engine();
-                self.engine = Some(engine);
+                session.ready();
                 emit("ready");
             }
-            "new-game" => {
-                let mut engine = self.engine();
-                engine.new_game();
-                self.engine = Some(engine);
-                self.game = Game::new(Position::start());
-            }
+            "new-game" => session.new_game(),
             "pos" => {
-                match self.position(&line) {
-                    Ok(game) => self.game = game,
-                    Err(message) => emit(&error(&message)),
+                if let Err(message) = set_position(session, &line) {
+                    emit(&error(&message));
                 }
                 self.level = Level::default();
             }
@@ -354,7 +317,23 @@ impl<R: Rules> Session<R> {
                     emit(&error(&message));
                 }
             }
-            "go" => return self.go(&line, input),
+            "go" => {
+                // Searches in the background while ping, stop and ponder-hit are answered at
+                // once; any other line stops the search and is handled after `done`.
+                let limits = self.level.limits(line.has("analyze"));
+                self.level = Level::default();
+                let result =
+                    session.search(limits, line.has("ponder"), HubInfo, |text| {
+                        match text.split_whitespace().next().unwrap_or("") {
+                            "stop" => Urgent::Stop,
+                            "ponder-hit" => Urgent::PonderHit,
+                            "ping" => Urgent::Reply("pong"),
+                            "" => Urgent::Ignore,
+                            _ => Urgent::StopAndLater,
+                        }
+                    });
+                emit(&done::<R>(result.best, result.ponder));
+            }
             "ping" => emit("pong"),
             "stop" | "ponder-hit" => {}
             "quit" => return Some(Exit::Quit),
@@ -362,54 +341,19 @@ impl<R: Rules> Session<R> {
         }
         None
     }
+}
 
-    /// The game a `pos` line describes: `pos=` (Hub string or PDN FEN) or `start`, then `moves=`.
-    fn position(&self, line: &Line) -> Result<Game<R>, String> {
-        let start = match line.value("pos") {
-            Some(text) if text.contains(':') => fen::parse::<R>(text).map_err(|e| e.to_string())?,
-            Some(text) => hub_position::parse::<R>(text).map_err(|e| e.to_string())?,
-            None if line.has("start") => Position::start(),
-            None => return Err("pos needs pos=... or start".to_string()),
-        };
-        let mut game = Game::new(start);
-        for (index, text) in line.value("moves").unwrap_or("").split_whitespace().enumerate() {
-            let mv = moves::parse_hub(game.position(), text)
-                .or_else(|_| moves::parse(game.position(), text))
-                .map_err(|e| format!("illegal move {} ({text}): {e}", index + 1))?;
-            if game.play(&mv).is_err() {
-                // The move rules allow it (it parsed) but the game's history forbids it: a
-                // king's fourth move in a row in Frisian, which pydraughts does not check. The
-                // GUI keeps the game; the engine follows it rather than drop the position.
-                log::warn!(
-                    "move {} ({text}) breaks a rule of the game's history; accepted",
-                    index + 1
-                );
-                game.play_unchecked(&mv);
-            }
-        }
-        Ok(game)
-    }
-
-    /// `go think|ponder|analyze`: searches in the background while ping, stop and ponder-hit are
-    /// answered at once; any other line stops the search and is handled after `done`.
-    fn go(&mut self, line: &Line, input: &mut Input) -> Option<Exit> {
-        let ponder = line.has("ponder");
-        let limits = self.level.limits(line.has("analyze"));
-        self.level = Level::default();
-        let engine = self.engine();
-        let search = Background::start(engine, self.game.clone(), limits, ponder, HubInfo, input);
-        let (engine, result) =
-            supervise(search, input, |text| match text.split_whitespace().next().unwrap_or("") {
-                "stop" => Urgent::Stop,
-                "ponder-hit" => Urgent::PonderHit,
-                "ping" => Urgent::Reply("pong"),
-                "" => Urgent::Ignore,
-                _ => Urgent::StopAndLater,
-            });
-        self.engine = Some(engine);
-        emit(&done::<R>(result.best, result.ponder));
-        None
-    }
+/// Sets the game a `pos` line describes: `pos=` (Hub string or PDN FEN) or `start`, then
+/// `moves=` in Hub notation. On an error the game stays as it was.
+fn set_position<R: Rules>(session: &mut Session<R>, line: &Line) -> Result<(), String> {
+    let start = match line.value("pos") {
+        Some(text) if text.contains(':') => fen::parse::<R>(text).map_err(|e| e.to_string())?,
+        Some(text) => hub_position::parse::<R>(text).map_err(|e| e.to_string())?,
+        None if line.has("start") => Position::start(),
+        None => return Err("pos needs pos=... or start".to_string()),
+    };
+    let moves = line.value("moves").unwrap_or("").split_whitespace();
+    session.set_game(start, moves, Notation::HubFirst).map_err(|e| format!("illegal {e}"))
 }
 
 /// The `done` line: `move=` first (pydraughts takes the first argument as the move).
@@ -424,33 +368,6 @@ fn done<R: Rules>(best: Option<MoveOf<R>>, ponder: Option<MoveOf<R>>) -> String 
         }
         (Some(best), None) => format!("done move={}", moves::to_hub::<R>(&best)),
         _ => "done".to_string(),
-    }
-}
-
-fn session<R: Rules>(options: &mut Options, input: &mut Input) -> Exit {
-    let mut session = Session::<R>::new(options.clone());
-    loop {
-        let exit = match input.next_event() {
-            Event::Line(line) => session.handle(&line, input),
-            Event::Eof => Some(Exit::Quit),
-            Event::SearchDone => None,
-        };
-        if let Some(exit) = exit {
-            *options = session.options;
-            return exit;
-        }
-    }
-}
-
-/// Runs the Hub protocol on `input` until `quit` or the end of input.
-pub fn run(mut input: Input) {
-    let mut options = default_options();
-    loop {
-        let variant = options.variant;
-        let exit = with_variant!(variant, R => session::<R>(&mut options, &mut input));
-        if let Exit::Quit = exit {
-            return;
-        }
     }
 }
 
@@ -480,10 +397,10 @@ mod tests {
         assert_eq!(quote("a b"), "\"a b\"");
         assert_eq!(quote(""), "\"\"");
         assert_eq!(quote("x=y"), "\"x=y\"");
-        assert_eq!(score_text(25), "0.25");
-        assert_eq!(score_text(-300), "-3.00");
-        assert_eq!(score_text(WIN - 5), "99.95");
-        assert_eq!(score_text(-(WIN - 12)), "-99.88");
+        assert_eq!(score_text(Score::new(25)), "0.25");
+        assert_eq!(score_text(Score::new(-300)), "-3.00");
+        assert_eq!(score_text(Score::new(crate::search::WIN - 5)), "99.95");
+        assert_eq!(score_text(Score::new(-(crate::search::WIN - 12))), "-99.88");
     }
 
     #[test]

@@ -1,17 +1,23 @@
 //! The engine's protocols: Hub (Scan's, on stdin/stdout), a UCI-style dialect, a text mode for
 //! people, and DXP over TCP. This module owns what they share: the stdin reader thread, the
-//! line writer, and the search running in the background while commands keep arriving.
+//! line writer, and the search running in the background while commands keep arriving; the
+//! [`session`] behind the three stdin protocols and the [`options`] table they declare.
 //!
 //! Depends on the rules library, `game` and `search`; the search never prints, only the
 //! protocol writes to stdout.
 
 pub mod dxp;
 pub mod hub;
+pub mod options;
+pub mod session;
 pub mod text;
 pub mod uci;
 
+pub use options::{MAX_HASH, MAX_MULTIPV, MAX_THREADS, Options, variant_names};
+pub use session::{Exit, Protocol, Session, run};
+
 use crate::game::Game;
-use crate::rules::{Rules, Variant};
+use crate::rules::Rules;
 use crate::search::{Control, Engine, InfoSink, Limits, SearchResult};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -290,17 +296,6 @@ pub fn supervise<R: Rules>(
     }
 }
 
-/// Builds the engine the options describe, or adjusts the one kept from before.
-pub fn configure<R: Rules>(engine: Option<Engine<R>>, options: &Options) -> Engine<R> {
-    let mut engine = engine.unwrap_or_else(|| Engine::new(options.threads, options.hash));
-    if engine.threads() != options.threads {
-        engine.set_threads(options.threads);
-    }
-    engine.set_multipv(options.multipv);
-    engine.set_level(options.level);
-    engine
-}
-
 /// The stdin mode chosen by the first line: `hub` starts the Hub protocol, `uci` the UCI-style
 /// dialect, anything else the text mode (which handles that line itself).
 pub fn run_auto() {
@@ -316,99 +311,8 @@ pub fn run_auto() {
     let command = first.split_whitespace().next().unwrap_or("").to_string();
     input.push_front(first);
     match command.as_str() {
-        "hub" => hub::run(input),
-        "uci" => uci::run(input),
-        _ => text::run(input),
+        "hub" => run::<hub::Hub>(input),
+        "uci" => run::<uci::Uci>(input),
+        _ => run::<text::Text>(input),
     }
-}
-
-/// The engine's options, as Hub `param` and UCI `option` lines declare them; they survive a
-/// change of variant.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The rule set.
-    pub variant: Variant,
-    /// Search threads.
-    pub threads: usize,
-    /// Transposition table in MiB.
-    pub hash: usize,
-    /// Whether the GUI lets us ponder (informational: the GUI itself asks for ponder searches).
-    pub ponder: bool,
-    /// Principal variations reported by an analysis (UCI `MultiPV`).
-    pub multipv: usize,
-    /// Playing strength, 1 to 20 (full).
-    pub level: u32,
-}
-
-/// Most search threads.
-pub const MAX_THREADS: usize = 256;
-/// Largest transposition table, MiB.
-pub const MAX_HASH: usize = 1 << 16;
-/// Most principal variations.
-pub const MAX_MULTIPV: usize = 32;
-
-impl Options {
-    /// The defaults with `variant`: all cores, 64 MiB.
-    pub fn with_variant(variant: Variant) -> Options {
-        Options {
-            variant,
-            threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-            hash: 64,
-            ponder: false,
-            multipv: 1,
-            level: crate::search::MAX_LEVEL,
-        }
-    }
-
-    /// Sets option `name` (case-insensitive) from text. Unknown names are ignored, as the
-    /// protocols ask (clients send options nobody declared, like `initial-time`).
-    ///
-    /// # Errors
-    /// A value out of range or of the wrong type, with what is expected.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let value = value.trim();
-        let int = |min: usize, max: usize| -> Result<usize, String> {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-                .ok_or_else(|| format!("{name} must be a whole number from {min} to {max}"))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "variant" => {
-                self.variant = value
-                    .parse()
-                    .map_err(|e| format!("{e}; known: {}", variant_names().join(" ")))?;
-            }
-            "threads" => self.threads = int(1, MAX_THREADS)?,
-            "hash" => self.hash = int(1, MAX_HASH)?,
-            // Scan's table size: 2^N entries of 16 bytes.
-            "tt-size" => {
-                let log = int(10, 40)?;
-                self.hash = (((1usize << log) * 16) >> 20).clamp(1, MAX_HASH);
-            }
-            "multipv" => self.multipv = int(1, MAX_MULTIPV)?,
-            "level" => self.level = int(1, crate::search::MAX_LEVEL as usize)? as u32,
-            "ponder" => {
-                self.ponder = match value.to_ascii_lowercase().as_str() {
-                    "true" | "1" | "on" | "yes" => true,
-                    "false" | "0" | "off" | "no" => false,
-                    _ => return Err(format!("{name} must be true or false, not {value}")),
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-/// The names the `variant` option accepts: Scan's and lidraughts-bot's first, then ours.
-pub fn variant_names() -> Vec<&'static str> {
-    let mut names = vec!["normal", "killer", "bt", "frisian", "losing", "russian", "brazilian"];
-    for variant in Variant::ALL {
-        if !names.contains(&variant.name()) {
-            names.push(variant.name());
-        }
-    }
-    names
 }

@@ -3,18 +3,19 @@
 //! `undo`, `go`, `analyze`, `stop`, `perft`, `eval`, `quit`. Errors are one readable line; the
 //! session goes on.
 
-use super::{Background, Event, Input, Options, Urgent, configure, emit, supervise};
-use crate::analyze::{describe, line as pdn_line};
-use crate::eval::Evaluator;
+use super::options::{Kind, OPTIONS};
+use super::session::{Exit, Protocol, Session, words};
+use super::{Urgent, emit};
+use crate::game::replay::Notation;
 use crate::game::{Game, Outcome};
 use crate::movegen::perft::{Convention, perft_threads};
 use crate::notation::{diagram, fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Info, InfoSink, Limits};
-use crate::with_variant;
+use crate::search::{Info, InfoSink, Limits, Score};
 use std::time::{Duration, Instant};
 
+/// The commands, before the options (which come from the option table).
 const HELP: &str = "\
 commands:
   help                 this list
@@ -30,10 +31,34 @@ commands:
   stop                 stop the search
   perft N              count the positions N plies ahead (N up to 10)
   eval                 the static evaluation, for the side to move
-  threads N, hash MB   search threads and table size
-  level N, multipv N   playing strength 1-20 (20: full), lines shown by analyze
   quit                 leave
-protocol modes: start with `damas hub` (Hub, for GUIs and pydraughts), `damas uci`, `damas dxp`.";
+options (type NAME VALUE):";
+
+/// The last line of the help.
+const MODES: &str = "protocol modes: start with `damas hub` (Hub, for GUIs and pydraughts), \
+`damas uci`, `damas dxp`.";
+
+/// The help: the commands, one line per option of the table (the variant has its own
+/// command), and the protocol modes.
+fn help(session_options: &super::Options) -> String {
+    let mut text = HELP.to_string();
+    for spec in OPTIONS.iter().filter(|spec| spec.kind != Kind::Variant) {
+        let range = match spec.kind {
+            Kind::Int { min, max } => format!("{min}-{max}"),
+            Kind::Bool => "true|false".to_string(),
+            Kind::Variant => String::new(),
+        };
+        let usage = format!("{} {range}", spec.name);
+        text.push_str(&format!(
+            "\n  {usage:<20} {} (now {})",
+            spec.help,
+            session_options.value(spec)
+        ));
+    }
+    text.push('\n');
+    text.push_str(MODES);
+    text
+}
 
 /// Deepest perft the text mode runs (it blocks the session; `damas perft` has no limit).
 const MAX_PERFT: u32 = 10;
@@ -48,33 +73,30 @@ impl<R: Rules> InfoSink<R> for TextInfo<R> {
         emit(&format!(
             "depth {:>2}  score {:>10}  nodes {:>11}  time {:>6.2}s  pv {}",
             info.depth,
-            describe(info.score),
+            info.score.to_string(),
             info.nodes,
             info.time.as_secs_f64(),
-            pdn_line(&self.root, &info.pv).join(" ")
+            moves::line_to_pdn(&self.root, &info.pv).join(" ")
         ));
     }
 }
 
-enum Exit {
-    Quit,
-    Switch,
-}
+/// The text mode; it keeps nothing between lines.
+#[derive(Default)]
+pub struct Text;
 
-struct Session<R: Rules> {
-    options: Options,
-    engine: Option<Engine<R>>,
-    game: Game<R>,
-}
+impl Protocol for Text {
+    /// English checkers, the default everywhere outside Hub mode; the `variant` command starts
+    /// a game of another rule set.
+    const DEFAULT_VARIANT: Variant = Variant::English;
 
-impl<R: Rules> Session<R> {
-    fn handle(&mut self, text: &str, input: &mut Input) -> Option<Exit> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let &command = words.first()?;
-        let rest = &words[1..];
+    fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
+        let (command, rest) = words(text)?;
+        let rest = rest.as_slice();
+        let game = &session.game;
         let result = match command {
             "help" | "?" => {
-                emit(HELP);
+                emit(&help(&session.options));
                 Ok(())
             }
             "quit" | "exit" => return Some(Exit::Quit),
@@ -85,7 +107,7 @@ impl<R: Rules> Session<R> {
                 }
                 Some(name) => match name.parse::<Variant>() {
                     Ok(variant) => {
-                        self.options.variant = variant;
+                        session.options.variant = variant;
                         emit(&format!("variant {}", variant.name()));
                         return Some(Exit::Switch);
                     }
@@ -93,42 +115,51 @@ impl<R: Rules> Session<R> {
                 },
             },
             "fen" if rest.is_empty() => {
-                emit(&fen::write(self.game.position()));
+                emit(&fen::write(game.position()));
                 Ok(())
             }
             "fen" => fen::parse::<R>(&rest.join("")).map_err(|e| e.to_string()).map(|start| {
-                self.game = Game::new(start);
+                session.game = Game::new(start);
             }),
             "new" => {
-                self.game = Game::new(Position::start());
+                session.game = Game::new(Position::start());
                 Ok(())
             }
             "show" | "d" => {
-                self.show();
+                show(game);
                 Ok(())
             }
             "moves" => {
-                let position = *self.game.position();
-                let list = self.game.legal_moves();
+                let position = *game.position();
+                let list = game.legal_moves();
                 let texts: Vec<String> =
                     list.iter().map(|mv| moves::to_pdn(&position, mv)).collect();
                 emit(&format!("{} legal: {}", texts.len(), texts.join(" ")));
                 Ok(())
             }
-            "play" | "move" => self.play(rest),
+            "play" | "move" if rest.is_empty() => {
+                Err("play needs a move, e.g. play 11-15".to_string())
+            }
+            "play" | "move" => session
+                .play(rest.iter().copied(), Notation::PdnFirst)
+                .map(|()| report_outcome(&session.game))
+                .map_err(|e| format!("{}: {}", e.text, e.reason)),
             "undo" | "back" => {
-                if self.game.undo() {
+                if session.game.undo() {
                     Ok(())
                 } else {
                     Err("no move to take back".to_string())
                 }
             }
-            "go" | "analyze" | "analyse" => return self.search(command == "go", rest, input),
+            "go" | "analyze" | "analyse" => {
+                search(session, command == "go", rest);
+                Ok(())
+            }
             "stop" => Ok(()),
             "perft" => match rest.first().and_then(|d| d.parse::<u32>().ok()) {
                 Some(depth) if depth <= MAX_PERFT => {
                     let started = Instant::now();
-                    let count = perft_threads(self.game.position(), depth, Convention::Unique, 1);
+                    let count = perft_threads(game.position(), depth, Convention::Unique, 1);
                     emit(&format!(
                         "perft {depth} = {count} ({:.3} s)",
                         started.elapsed().as_secs_f64()
@@ -140,13 +171,13 @@ impl<R: Rules> Session<R> {
                 )),
             },
             "eval" => {
-                let score = Evaluator::<R>::new().evaluate(self.game.position());
-                emit(&format!("eval {} (for the side to move)", describe(score)));
+                let score = Score::new(session.evaluate());
+                emit(&format!("eval {score} (for the side to move)"));
                 Ok(())
             }
-            "threads" | "hash" | "level" | "multipv" => {
+            name if OPTIONS.iter().any(|spec| spec.name == name && spec.kind != Kind::Variant) => {
                 let value = rest.first().copied().unwrap_or("");
-                self.options.set(command, value).map(|()| self.engine = None)
+                session.set_option(name, value).map(|_| ())
             }
             other => Err(format!("unknown command '{other}' (type help)")),
         };
@@ -155,113 +186,67 @@ impl<R: Rules> Session<R> {
         }
         None
     }
+}
 
-    fn show(&self) {
-        let position = self.game.position();
-        let board = diagram::draw(position);
-        emit(board.trim_end());
-        emit(&format!("{} to move   FEN {}", position.side_to_move(), fen::write(position)));
+fn show<R: Rules>(game: &Game<R>) {
+    let position = game.position();
+    let board = diagram::draw(position);
+    emit(board.trim_end());
+    emit(&format!("{} to move   FEN {}", position.side_to_move(), fen::write(position)));
+}
+
+fn report_outcome<R: Rules>(game: &Game<R>) {
+    if let outcome @ (Outcome::Win(..) | Outcome::Draw(_)) = game.outcome() {
+        emit(&format!("game over: {outcome}"));
     }
+}
 
-    fn play(&mut self, words: &[&str]) -> Result<(), String> {
-        if words.is_empty() {
-            return Err("play needs a move, e.g. play 11-15".to_string());
-        }
-        for text in words {
-            let position = *self.game.position();
-            let mv = moves::parse(&position, text)
-                .or_else(|_| moves::parse_hub(&position, text))
-                .map_err(|e| format!("{text}: {e}"))?;
-            self.game.play(&mv).map_err(|e| format!("{text}: {e}"))?;
-        }
-        self.report_outcome();
-        Ok(())
-    }
-
-    fn report_outcome(&self) {
-        if let outcome @ (Outcome::Win(..) | Outcome::Draw(_)) = self.game.outcome() {
-            emit(&format!("game over: {outcome}"));
-        }
-    }
-
-    /// `go` (search and play) or `analyze` (search until stopped or for the given seconds).
-    fn search(&mut self, play: bool, words: &[&str], input: &mut Input) -> Option<Exit> {
-        let mut limits = Limits { analysis: !play, ..Limits::default() };
-        match words {
-            [] if play => limits.move_time = Some(Duration::from_secs(2)),
-            [] => limits.infinite = true,
-            ["depth", depth] => match depth.parse::<u32>() {
-                Ok(depth) if depth > 0 => limits.depth = Some(depth),
-                _ => {
-                    emit("error: depth must be a positive whole number");
-                    return None;
-                }
-            },
-            [seconds] => match seconds.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => {
-                    limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
-                }
-                _ => {
-                    emit("error: give the time in seconds, e.g. go 5");
-                    return None;
-                }
-            },
+/// `go` (search and play) or `analyze` (search until stopped or for the given seconds).
+fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
+    let mut limits = Limits { analysis: !play, ..Limits::default() };
+    match words {
+        [] if play => limits.move_time = Some(Duration::from_secs(2)),
+        [] => limits.infinite = true,
+        ["depth", depth] => match depth.parse::<u32>() {
+            Ok(depth) if depth > 0 => limits.depth = Some(depth),
             _ => {
-                emit("error: go [SECONDS | depth N], analyze [SECONDS]");
-                return None;
+                emit("error: depth must be a positive whole number");
+                return;
             }
-        }
-        if self.game.legal_moves().is_empty() {
-            emit("error: no legal move in this position");
-            return None;
-        }
-        let engine = configure(self.engine.take(), &self.options);
-        let root = *self.game.position();
-        let search =
-            Background::start(engine, self.game.clone(), limits, false, TextInfo { root }, input);
-        let (engine, result) =
-            supervise(search, input, |text| match text.split_whitespace().next().unwrap_or("") {
-                "stop" | "" => Urgent::Stop,
-                // Any other command ends the search first, then runs.
-                _ => Urgent::StopAndLater,
-            });
-        self.engine = Some(engine);
-        if let Some(best) = result.best {
-            let text = moves::to_pdn(&root, &best);
-            emit(&format!("best move {text}  ({})", describe(result.score)));
-            if play {
-                self.game.play_unchecked(&best);
-                emit(&format!("played {text}"));
-                self.report_outcome();
+        },
+        [seconds] => match seconds.parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => {
+                limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
             }
-        }
-        None
-    }
-}
-
-fn session<R: Rules>(options: &mut Options, input: &mut Input) -> Exit {
-    let mut session =
-        Session::<R> { options: options.clone(), engine: None, game: Game::new(Position::start()) };
-    loop {
-        let exit = match input.next_event() {
-            Event::Line(line) => session.handle(&line, input),
-            Event::Eof => Some(Exit::Quit),
-            Event::SearchDone => None,
-        };
-        if let Some(exit) = exit {
-            *options = session.options;
-            return exit;
-        }
-    }
-}
-
-/// Runs the text mode on `input` until `quit` or the end of input.
-pub fn run(mut input: Input) {
-    let mut options = Options::with_variant(Variant::English);
-    loop {
-        let variant = options.variant;
-        if let Exit::Quit = with_variant!(variant, R => session::<R>(&mut options, &mut input)) {
+            _ => {
+                emit("error: give the time in seconds, e.g. go 5");
+                return;
+            }
+        },
+        _ => {
+            emit("error: go [SECONDS | depth N], analyze [SECONDS]");
             return;
+        }
+    }
+    if session.game.legal_moves().is_empty() {
+        emit("error: no legal move in this position");
+        return;
+    }
+    let root = *session.game.position();
+    let result = session.search(limits, false, TextInfo { root }, |text| {
+        match text.split_whitespace().next().unwrap_or("") {
+            "stop" | "" => Urgent::Stop,
+            // Any other command ends the search first, then runs.
+            _ => Urgent::StopAndLater,
+        }
+    });
+    if let Some(best) = result.best {
+        let text = moves::to_pdn(&root, &best);
+        emit(&format!("best move {text}  ({})", result.score));
+        if play {
+            session.game.play_unchecked(&best);
+            emit(&format!("played {text}"));
+            report_outcome(&session.game);
         }
     }
 }

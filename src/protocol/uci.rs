@@ -8,48 +8,47 @@
 //! written in PDN notation (`32-28`, `28x19`, the long form only when a capture is ambiguous)
 //! and read in PDN or Hub notation; times are in milliseconds as in UCI.
 
-use super::{Background, Event, Input, MAX_HASH, MAX_MULTIPV, MAX_THREADS, Options, Urgent};
-use super::{configure, emit, supervise, variant_names};
-use crate::analyze::line as pdn_line;
-use crate::game::Game;
+use super::options::{Kind, OPTIONS, variant_names};
+use super::session::{Exit, Protocol, Session, words};
+use super::{Options, Urgent, emit};
+use crate::game::replay::Notation;
 use crate::notation::{fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Info, InfoSink, Limits, MAX_LEVEL, Score, WIN, WIN_BOUND};
+use crate::search::{Band, Info, InfoSink, Limits, Score};
 use crate::types::Side;
-use crate::with_variant;
 use std::time::Duration;
 
 /// A score as UCI writes it: `cp N` or `mate N` (moves, negative when losing).
 pub fn score_text(score: Score) -> String {
-    if score >= WIN_BOUND {
-        format!("mate {}", (WIN - score + 1) / 2)
-    } else if score <= -WIN_BOUND {
-        format!("mate -{}", (WIN + score + 1) / 2)
-    } else {
-        format!("cp {score}")
+    match score.band() {
+        Band::Win { plies } => format!("mate {}", plies.div_ceil(2)),
+        Band::Loss { plies } => format!("mate -{}", plies.div_ceil(2)),
+        Band::Eval(hundredths) => format!("cp {hundredths}"),
     }
 }
 
-/// The `id`, `option` and `uciok` lines answering `uci`.
+/// The `id`, `option` and `uciok` lines answering `uci`: an `option` for each option the table
+/// names for UCI.
 pub fn handshake(options: &Options) -> Vec<String> {
     let mut lines = vec![
         format!("id name damas {}", env!("CARGO_PKG_VERSION")),
         "id author the damas developers".to_string(),
-        format!(
-            "option name Variant type combo default {} {}",
-            options.variant.name(),
-            variant_names().iter().map(|name| format!("var {name}")).collect::<Vec<_>>().join(" ")
-        ),
-        format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            options.threads
-        ),
-        format!("option name Hash type spin default {} min 1 max {MAX_HASH}", options.hash),
-        format!("option name Ponder type check default {}", options.ponder),
-        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-        format!("option name Level type spin default {} min 1 max {MAX_LEVEL}", options.level),
     ];
+    for spec in OPTIONS {
+        let Some(name) = spec.uci else { continue };
+        let value = options.value(spec);
+        lines.push(match spec.kind {
+            Kind::Variant => format!(
+                "option name {name} type combo default {value} {}",
+                variant_names().iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
+            ),
+            Kind::Int { min, max } => {
+                format!("option name {name} type spin default {value} min {min} max {max}")
+            }
+            Kind::Bool => format!("option name {name} type check default {value}"),
+        });
+    }
     lines.push("uciok".to_string());
     lines
 }
@@ -70,7 +69,7 @@ impl<R: Rules> InfoSink<R> for UciInfo<R> {
             info.multipv,
             score_text(info.score),
             info.nodes,
-            pdn_line(&self.root, &info.pv).join(" ")
+            moves::line_to_pdn(&self.root, &info.pv).join(" ")
         ));
     }
 }
@@ -120,166 +119,106 @@ pub fn go_limits(words: &[&str], side: Side) -> Result<(Limits, bool), String> {
     Ok((limits, ponder))
 }
 
-enum Exit {
-    Quit,
-    Switch,
-}
+/// The UCI-style dialect. Like UCI engines, it keeps nothing between lines: each `position`
+/// and `go` carries all it needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Uci;
 
-struct Session<R: Rules> {
-    options: Options,
-    engine: Option<Engine<R>>,
-    game: Game<R>,
-}
+impl Protocol for Uci {
+    const DEFAULT_VARIANT: Variant = Variant::English;
 
-impl<R: Rules> Session<R> {
-    fn engine(&mut self) -> Engine<R> {
-        configure(self.engine.take(), &self.options)
-    }
-
-    fn handle(&mut self, text: &str, input: &mut Input) -> Option<Exit> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let &command = words.first()?;
+    fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
+        let (command, args) = words(text)?;
         match command {
-            "uci" => handshake(&self.options).iter().for_each(|line| emit(line)),
+            "uci" => handshake(&session.options).iter().for_each(|line| emit(line)),
             "isready" => {
-                let engine = self.engine();
-                self.engine = Some(engine);
+                session.ready();
                 emit("readyok");
             }
-            "setoption" => return self.set_option(&words),
-            "ucinewgame" => {
-                let mut engine = self.engine();
-                engine.new_game();
-                self.engine = Some(engine);
-                self.game = Game::new(Position::start());
+            "setoption" => return set_option(session, &args),
+            "ucinewgame" => session.new_game(),
+            "position" => {
+                if let Err(message) = set_position(session, &args) {
+                    emit(&format!("info string error: {message}"));
+                }
             }
-            "position" => match self.position(&words) {
-                Ok(game) => self.game = game,
-                Err(message) => emit(&format!("info string error: {message}")),
-            },
-            "go" => return self.go(&words, input),
+            "go" => go(session, &args),
             "stop" | "ponderhit" => {}
             "quit" => return Some(Exit::Quit),
             other => emit(&format!("info string error: unknown command {other}")),
         }
         None
     }
+}
 
-    /// `setoption name <name words> value <value words>`.
-    fn set_option(&mut self, words: &[&str]) -> Option<Exit> {
-        let name_at = words.iter().position(|&w| w == "name");
-        let value_at = words.iter().position(|&w| w == "value");
-        let Some(name_at) = name_at else {
-            emit("info string error: setoption needs name <option> value <value>");
-            return None;
-        };
-        let name_end = value_at.unwrap_or(words.len());
-        let name = words.get(name_at + 1..name_end).map(|w| w.join(" ")).unwrap_or_default();
-        let value = value_at.map(|at| words[at + 1..].join(" ")).unwrap_or_default();
-        let before = self.options.clone();
-        if let Err(message) = self.options.set(&name, &value) {
+/// `setoption name <name words> value <value words>`.
+fn set_option<R: Rules>(session: &mut Session<R>, words: &[&str]) -> Option<Exit> {
+    let name_at = words.iter().position(|&w| w == "name");
+    let value_at = words.iter().position(|&w| w == "value");
+    let Some(name_at) = name_at else {
+        emit("info string error: setoption needs name <option> value <value>");
+        return None;
+    };
+    let name_end = value_at.unwrap_or(words.len());
+    let name = words.get(name_at + 1..name_end).map(|w| w.join(" ")).unwrap_or_default();
+    let value = value_at.map(|at| words[at + 1..].join(" ")).unwrap_or_default();
+    match session.set_option(&name, &value) {
+        Ok(exit) => exit,
+        Err(message) => {
             emit(&format!("info string error: {message}"));
-            return None;
-        }
-        if self.options.variant != before.variant {
-            return Some(Exit::Switch);
-        }
-        if let Some(engine) = &mut self.engine {
-            if self.options.threads != before.threads {
-                engine.set_threads(self.options.threads);
-            }
-            if self.options.hash != before.hash {
-                engine.set_hash(self.options.hash);
-            }
-        }
-        None
-    }
-
-    /// `position startpos|fen F [moves M...]`.
-    fn position(&self, words: &[&str]) -> Result<Game<R>, String> {
-        let moves_at = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
-        let start = match words.get(1) {
-            Some(&"startpos") => Position::start(),
-            Some(&"fen") => {
-                let text = words[2..moves_at].join("");
-                fen::parse::<R>(&text).map_err(|e| e.to_string())?
-            }
-            _ => return Err("position needs startpos or fen <FEN>".to_string()),
-        };
-        let mut game = Game::new(start);
-        for (index, text) in words.iter().skip(moves_at + 1).enumerate() {
-            let mv = moves::parse(game.position(), text)
-                .or_else(|_| moves::parse_hub(game.position(), text))
-                .map_err(|e| format!("move {} ({text}): {e}", index + 1))?;
-            game.play(&mv).map_err(|e| format!("move {} ({text}): {e}", index + 1))?;
-        }
-        Ok(game)
-    }
-
-    fn go(&mut self, words: &[&str], input: &mut Input) -> Option<Exit> {
-        let (limits, ponder) = match go_limits(&words[1..], self.game.position().side_to_move()) {
-            Ok(both) => both,
-            Err(message) => {
-                emit(&format!("info string error: {message}"));
-                return None;
-            }
-        };
-        let engine = self.engine();
-        let root = *self.game.position();
-        let sink = UciInfo { root };
-        let search = Background::start(engine, self.game.clone(), limits, ponder, sink, input);
-        let (engine, result) =
-            supervise(search, input, |text| match text.split_whitespace().next().unwrap_or("") {
-                "stop" => Urgent::Stop,
-                "ponderhit" => Urgent::PonderHit,
-                "isready" => Urgent::Reply("readyok"),
-                "" => Urgent::Ignore,
-                _ => Urgent::StopAndLater,
-            });
-        self.engine = Some(engine);
-        let line = match result.best {
-            None => "bestmove (none)".to_string(),
-            Some(best) => {
-                let mut text = format!("bestmove {}", moves::to_pdn(&root, &best));
-                if let Some(reply) = result.ponder {
-                    let mut after = root;
-                    after.play(&best);
-                    text.push_str(&format!(" ponder {}", moves::to_pdn(&after, &reply)));
-                }
-                text
-            }
-        };
-        emit(&line);
-        None
-    }
-}
-
-fn session<R: Rules>(options: &mut Options, input: &mut Input) -> Exit {
-    let mut session =
-        Session::<R> { options: options.clone(), engine: None, game: Game::new(Position::start()) };
-    loop {
-        let exit = match input.next_event() {
-            Event::Line(line) => session.handle(&line, input),
-            Event::Eof => Some(Exit::Quit),
-            Event::SearchDone => None,
-        };
-        if let Some(exit) = exit {
-            *options = session.options;
-            return exit;
+            None
         }
     }
 }
 
-/// Runs the UCI-style dialect on `input` until `quit` or the end of input. English checkers is
-/// the default rule set, as everywhere outside Hub mode.
-pub fn run(mut input: Input) {
-    let mut options = Options::with_variant(Variant::English);
-    loop {
-        let variant = options.variant;
-        if let Exit::Quit = with_variant!(variant, R => session::<R>(&mut options, &mut input)) {
+/// `position startpos|fen F [moves M...]` (the words after `position`); on an error the game
+/// stays as it was.
+fn set_position<R: Rules>(session: &mut Session<R>, words: &[&str]) -> Result<(), String> {
+    let moves_at = words.iter().position(|&w| w == "moves").unwrap_or(words.len());
+    let start = match words.first() {
+        Some(&"startpos") => Position::start(),
+        Some(&"fen") => {
+            let text = words[1..moves_at.max(1)].join("");
+            fen::parse::<R>(&text).map_err(|e| e.to_string())?
+        }
+        _ => return Err("position needs startpos or fen <FEN>".to_string()),
+    };
+    let moves = words.iter().skip(moves_at + 1).copied();
+    session.set_game(start, moves, Notation::PdnFirst).map_err(|e| e.to_string())
+}
+
+/// `go` with its arguments (the words after it).
+fn go<R: Rules>(session: &mut Session<R>, words: &[&str]) {
+    let (limits, ponder) = match go_limits(words, session.game.position().side_to_move()) {
+        Ok(both) => both,
+        Err(message) => {
+            emit(&format!("info string error: {message}"));
             return;
         }
-    }
+    };
+    let root = *session.game.position();
+    let result = session.search(limits, ponder, UciInfo { root }, |text| {
+        match text.split_whitespace().next().unwrap_or("") {
+            "stop" => Urgent::Stop,
+            "ponderhit" => Urgent::PonderHit,
+            "isready" => Urgent::Reply("readyok"),
+            "" => Urgent::Ignore,
+            _ => Urgent::StopAndLater,
+        }
+    });
+    let line = match result.best {
+        None => "bestmove (none)".to_string(),
+        Some(best) => {
+            let mut text = format!("bestmove {}", moves::to_pdn(&root, &best));
+            if let Some(reply) = result.ponder {
+                let mut after = root;
+                after.play(&best);
+                text.push_str(&format!(" ponder {}", moves::to_pdn(&after, &reply)));
+            }
+            text
+        }
+    };
+    emit(&line);
 }
 
 #[cfg(test)]
@@ -299,7 +238,7 @@ mod tests {
         assert_eq!(limits.depth, Some(5));
         assert!(go_limits(&["depth"], Side::White).is_err());
         assert!(go_limits(&["nodes", "x"], Side::White).is_err());
-        assert_eq!(score_text(WIN - 3), "mate 2");
-        assert_eq!(score_text(-(WIN - 4)), "mate -2");
+        assert_eq!(score_text(Score::new(crate::search::WIN - 3)), "mate 2");
+        assert_eq!(score_text(Score::new(-(crate::search::WIN - 4))), "mate -2");
     }
 }

@@ -1,60 +1,30 @@
 //! The search of one thread: iterative deepening, aspiration windows, principal variation search
 //! with a transposition table, killer and history move ordering, late-move reductions, and a
 //! quiescence search that plays out forced captures (a capture is never cut in the middle: a
-//! whole sequence is one move). Repetitions and the reversible-move limit are seen in the tree;
-//! win scores count plies so that the engine converts wins fast.
+//! whole sequence is one move). Every ending of the game is seen in the tree through the game's
+//! own rules (`game::rules`: one [`Counters`] per ply, [`GameRules::judge_in_tree`] at every
+//! node, the no-move rule at the leaves too); win scores count plies so that the engine converts
+//! wins fast.
 //!
 //! Depends on the rules library, `eval` and the sibling modules; it never prints.
 
+use super::Control;
+pub use super::score::{MAX_PLY, Value, WIN, WIN_BOUND};
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
-use super::{Control, Score};
 use crate::bitset::BitSet;
 use crate::eval::Evaluator;
-use crate::game::{KingStreak, Material, draws::MaterialTest, king_against_lone_man};
-use crate::movegen::{generate_with, has_capture};
+use crate::game::{Counters, Game, GameRules, Judgement, Verdict};
+use crate::movegen::has_capture;
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
-use crate::rules::{Goal, Rules};
+use crate::rules::Rules;
 use std::sync::atomic::Ordering;
 
 /// Remaining depth from which moves busy in another thread are deferred.
 const DEFER_DEPTH: i32 = 3;
 
-/// Deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
-
-/// Score of a win at the root; a win in `n` plies scores `WIN - n`.
-pub const WIN: Score = 30_000;
-
-/// Scores beyond this are wins or losses.
-pub const WIN_BOUND: Score = WIN - MAX_PLY as Score;
-
-const INFINITY: Score = WIN + 1;
-
-/// What the game before the root contributes to the search: earlier positions that a repetition
-/// could match, the reversible-move counter and its limit.
-#[derive(Clone, Debug, Default)]
-pub struct History {
-    /// Hashes of the positions since the last irreversible move, oldest first, root excluded.
-    pub hashes: Vec<u64>,
-    /// Plies since the last capture or man move, at the root.
-    pub reversible: u32,
-    /// Plies without capture or man move that draw, if the game has such a rule.
-    pub reversible_limit: Option<u32>,
-    /// Repetitions that draw (the search scores the first repetition as a draw).
-    pub repetitions: u32,
-    /// Capturing is compulsory.
-    pub mandatory_capture: bool,
-    /// Material that is a draw at once (Turkish one piece each, Frisian king against king).
-    pub dead_draw: Option<MaterialTest>,
-    /// Turkish: with one piece each, a king against a man wins at once.
-    pub king_beats_lone_man: bool,
-    /// Frisian: non-capturing moves one king may make in a row while its side has men.
-    pub king_move_limit: Option<u32>,
-    /// Each side's king streak at the root (white, black).
-    pub king_streaks: [KingStreak; 2],
-}
+const INFINITY: Value = WIN + 1;
 
 /// Per-thread search state, kept across searches so tables stay warm.
 pub struct Searcher<R: Rules> {
@@ -67,10 +37,13 @@ pub struct Searcher<R: Rules> {
     killers: Vec<[Option<(u8, u8)>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<MoveOf<R>>>,
+    /// Hashes of the positions before the current one since the game's last irreversible move
+    /// (the game's, then the tree's): where repetitions are looked for.
     path: Vec<u64>,
-    reversible: Vec<u32>,
-    /// Each side's king streak at each ply (kept only under a king-move limit).
-    streaks: Vec<[KingStreak; 2]>,
+    /// The rules of the game being searched, and their counters at the root (each node gets
+    /// its own by value: cheaper than a table indexed by ply).
+    rules: GameRules,
+    root_counters: Counters,
     /// Nodes searched in the current search.
     pub nodes: u64,
     /// Of those, the nodes already added to the shared count.
@@ -84,7 +57,6 @@ pub struct Searcher<R: Rules> {
     main: bool,
     clock: Option<TimeManager>,
     node_limit: Option<u64>,
-    game: History,
 }
 
 /// One completed iteration.
@@ -92,17 +64,18 @@ pub struct Searcher<R: Rules> {
 pub struct Iteration<R: Rules> {
     /// Depth completed.
     pub depth: u32,
-    /// Score for the side to move at the root.
-    pub score: Score,
+    /// Value for the side to move at the root.
+    pub score: Value,
     /// Principal variation.
     pub pv: Vec<MoveOf<R>>,
 }
 
 impl<R: Rules> Searcher<R> {
-    /// A searcher; `main` is the thread that reads the clock and the node limit.
-    pub fn new(main: bool) -> Self {
+    /// A searcher that scores leaves with `evaluator`; `main` is the thread that reads the
+    /// clock and the node limit.
+    pub fn new(main: bool, evaluator: Evaluator<R>) -> Self {
         Searcher {
-            evaluator: Evaluator::new(),
+            evaluator,
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -111,8 +84,8 @@ impl<R: Rules> Searcher<R> {
             history: vec![0; (<Bits<R> as BitSet>::WIDTH as usize).pow(2)],
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             path: Vec::with_capacity(256),
-            reversible: vec![0; MAX_PLY + 2],
-            streaks: vec![[KingStreak::default(); 2]; MAX_PLY + 2],
+            rules: GameRules::of::<R>(),
+            root_counters: Counters::default(),
             nodes: 0,
             reported: 0,
             seldepth: 0,
@@ -121,7 +94,6 @@ impl<R: Rules> Searcher<R> {
             main,
             clock: None,
             node_limit: None,
-            game: History::default(),
         }
     }
 
@@ -131,10 +103,11 @@ impl<R: Rules> Searcher<R> {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
-    /// Prepares a search of a new root; `shared` when other threads search it too.
+    /// Prepares a search of the game's current position; `shared` when other threads search it
+    /// too.
     pub fn prepare(
         &mut self,
-        history: History,
+        game: &Game<R>,
         limits: &Limits,
         clock: Option<TimeManager>,
         shared: bool,
@@ -152,10 +125,9 @@ impl<R: Rules> Searcher<R> {
             *h /= 2;
         }
         self.path.clear();
-        self.path.extend_from_slice(&history.hashes);
-        self.reversible[0] = history.reversible;
-        self.streaks[0] = history.king_streaks;
-        self.game = history;
+        self.path.extend(game.repetition_candidates());
+        self.rules.clone_from(game.rules());
+        self.root_counters = game.counters();
     }
 
     /// True when the main thread's clock says no new iteration should start.
@@ -171,7 +143,7 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// The static evaluation of a position.
-    pub fn evaluate(&self, position: &Position<R>) -> Score {
+    pub fn evaluate(&self, position: &Position<R>) -> Value {
         self.evaluator.evaluate(position)
     }
 
@@ -181,7 +153,7 @@ impl<R: Rules> Searcher<R> {
         &mut self,
         root: &Position<R>,
         depth: u32,
-        previous: Option<Score>,
+        previous: Option<Value>,
         tt: &TranspositionTable,
         control: &Control,
     ) -> Option<Iteration<R>> {
@@ -191,7 +163,9 @@ impl<R: Rules> Searcher<R> {
             _ => (-INFINITY, INFINITY),
         };
         loop {
-            let score = self.search(root, depth as i32, alpha, beta, 0, true, tt, control);
+            let counters = self.root_counters;
+            let score =
+                self.search(root, counters, depth as i32, alpha, beta, 0, true, tt, control);
             if control.stop.load(Ordering::Relaxed) {
                 return None;
             }
@@ -241,76 +215,58 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// True when the position at `ply` repeats an earlier one since the last irreversible move.
-    fn is_repetition(&self, hash: u64, ply: usize) -> bool {
-        if self.game.repetitions == 0 {
+    fn is_repetition(&self, hash: u64, counters: &Counters) -> bool {
+        if self.rules.draws.repetitions == 0 {
             return false;
         }
-        let window = self.reversible[ply] as usize;
+        let window = counters.reversible as usize;
         let len = self.path.len();
         // Same side to move: every second position back.
         (2..=window.min(len)).step_by(2).any(|back| self.path[len - back] == hash)
     }
 
-    /// Score of a position without moves for the side to move.
-    fn no_moves(ply: usize) -> Score {
-        match R::GOAL {
-            Goal::Losing => WIN - ply as Score,
-            _ => -WIN + ply as Score,
-        }
+    /// Value of a position without moves for the side to move.
+    fn no_moves(position: &Position<R>, ply: usize) -> Value {
+        verdict_score(&GameRules::no_move::<R>(position.side_to_move()), position, ply)
     }
 
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         position: &Position<R>,
+        mut counters: Counters,
         depth: i32,
-        mut alpha: Score,
-        mut beta: Score,
+        mut alpha: Value,
+        mut beta: Value,
         ply: usize,
         pv_node: bool,
         tt: &TranspositionTable,
         control: &Control,
-    ) -> Score {
+    ) -> Value {
         self.pv[ply].clear();
         if depth > 0 {
             // The probe below would wait on memory: start the load now.
             tt.prefetch(position.hash());
         }
-        // Step 1. Ends of the game seen in the tree.
+        // Step 1. Ends of the game seen in the tree: the game's own rules, with the first
+        // repetition taken as a draw (the game would reach the full count by repeating again).
         if ply > 0 {
-            if R::GOAL == Goal::Breakthrough
-                && (position.pieces(!position.side_to_move()) & position.kings()).any()
-            {
-                return -WIN + ply as Score;
-            }
-            let hash = position.hash();
-            if self.is_repetition(hash, ply) {
-                return 0;
-            }
-            if self.game.reversible_limit.is_some_and(|limit| self.reversible[ply] >= limit) {
-                return 0;
-            }
-            if self.game.king_beats_lone_man {
-                // The game ends here, as Game::outcome rules it.
-                if let Some(winner) = king_against_lone_man(position) {
-                    return if winner == position.side_to_move() {
-                        WIN - ply as Score
+            self.rules.arrive(position, &mut counters);
+            let repeated = self.is_repetition(position.hash(), &counters);
+            match self.rules.judge_in_tree(position, &counters, repeated) {
+                Judgement::Open => {}
+                Judgement::Over(verdict) => return verdict_score(&verdict, position, ply),
+                Judgement::OverIfMoves(verdict) => {
+                    return if self.rules.has_legal_move(position, &counters) {
+                        verdict_score(&verdict, position, ply)
                     } else {
-                        -WIN + ply as Score
+                        Self::no_moves(position, ply)
                     };
                 }
             }
-            if let Some(dead) = self.game.dead_draw {
-                if position.occupied().count() <= 4
-                    && dead(&Material::of(position))
-                    && !has_capture(position)
-                {
-                    return 0;
-                }
-            }
             // Mate-distance pruning.
-            alpha = alpha.max(-WIN + ply as Score);
-            beta = beta.min(WIN - ply as Score - 1);
+            alpha = alpha.max(-WIN + ply as Value);
+            beta = beta.min(WIN - ply as Value - 1);
             if alpha >= beta {
                 return alpha;
             }
@@ -321,14 +277,18 @@ impl<R: Rules> Searcher<R> {
         // Step 2. When the depth is spent: the evaluation if nothing must be captured, else the
         // forced captures are played out.
         if depth <= 0 {
-            if !self.game.mandatory_capture || !has_capture(position) {
+            let capture = has_capture(position);
+            if !capture && !self.rules.has_quiet_legal_move(position, &counters) {
+                return Self::no_moves(position, ply);
+            }
+            if !self.rules.mandatory_capture || !capture {
                 self.nodes += 1;
                 self.seldepth = self.seldepth.max(ply);
                 self.leaf_plies.0 += ply as u64;
                 self.leaf_plies.1 += 1;
                 return self.evaluate(position);
             }
-            return self.quiesce(position, alpha, beta, ply, tt, control);
+            return self.quiesce(position, &counters, alpha, beta, ply, tt, control);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -339,14 +299,10 @@ impl<R: Rules> Searcher<R> {
         // Step 3. Moves, generated before the table is read: the bucket's load, started at the
         // top, arrives meanwhile (measured: 4.8 -> 5.5 M nodes/s with a 64 MiB table).
         let mut list = std::mem::take(&mut self.lists[ply]);
-        generate_with(position, &mut list, self.game.mandatory_capture);
-        if let Some(limit) = self.game.king_move_limit {
-            let side = position.side_to_move().index();
-            self.streaks[ply][side].restrict(position, &mut list, limit);
-        }
+        self.rules.legal_moves_into(position, &counters, &mut list);
         if list.is_empty() {
             self.lists[ply] = list;
-            return Self::no_moves(ply);
+            return Self::no_moves(position, ply);
         }
         // The order keys too are computed before the probe, for the same reason; the table's
         // move is promoted afterwards.
@@ -412,21 +368,24 @@ impl<R: Rules> Searcher<R> {
                 }
                 control.busy.enter(child_key);
             }
-            let irreversible = mv.is_capture() || !position.kings().contains(mv.from());
-            self.reversible[ply + 1] = if irreversible { 0 } else { self.reversible[ply] + 1 };
-            if self.game.king_move_limit.is_some() {
-                let side = position.side_to_move().index();
-                self.streaks[ply + 1] = self.streaks[ply];
-                self.streaks[ply + 1][side] = self.streaks[ply][side].after(position, &mv);
-            }
+            let next = self.rules.after(&counters, position, &mv);
             self.path.push(key);
             // A forced move costs no depth; captures are never reduced.
             let extension = i32::from(forced && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let mut score;
             if count == 0 {
-                score =
-                    -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, tt, control);
+                score = -self.search(
+                    &child,
+                    next,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    tt,
+                    control,
+                );
             } else {
                 let reduce = if depth >= 3 && count >= 3 && !mv.is_capture() && !pv_node {
                     1 + i32::from(count >= 8)
@@ -435,6 +394,7 @@ impl<R: Rules> Searcher<R> {
                 };
                 score = -self.search(
                     &child,
+                    next,
                     new_depth - reduce,
                     -alpha - 1,
                     -alpha,
@@ -446,6 +406,7 @@ impl<R: Rules> Searcher<R> {
                 if score > alpha && reduce > 0 {
                     score = -self.search(
                         &child,
+                        next,
                         new_depth,
                         -alpha - 1,
                         -alpha,
@@ -456,8 +417,17 @@ impl<R: Rules> Searcher<R> {
                     );
                 }
                 if score > alpha && score < beta {
-                    score =
-                        -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, tt, control);
+                    score = -self.search(
+                        &child,
+                        next,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        tt,
+                        control,
+                    );
                 }
             }
             self.path.pop();
@@ -529,22 +499,24 @@ impl<R: Rules> Searcher<R> {
     /// Plays out the captures the side to move must make (full window, no table: these nodes are
     /// many and short-lived, and a table probe here costs a cache miss for little gain). Every
     /// capture is irreversible, so no repetition or move-count draw can arise inside.
+    #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
         position: &Position<R>,
-        mut alpha: Score,
-        beta: Score,
+        counters: &Counters,
+        mut alpha: Value,
+        beta: Value,
         ply: usize,
         tt: &TranspositionTable,
         control: &Control,
-    ) -> Score {
+    ) -> Value {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.poll(control) {
             return 0;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        generate_with(position, &mut list, true);
+        crate::movegen::generate(position, &mut list);
         let mut order = std::mem::take(&mut self.orders[ply]);
         self.order(&list, ply, &mut order);
         let mut best = -INFINITY;
@@ -553,9 +525,9 @@ impl<R: Rules> Searcher<R> {
             let mv = list.as_slice()[index];
             let mut child = *position;
             child.play(&mv);
-            self.reversible[ply + 1] = 0;
+            let next = self.rules.after(counters, position, &mv);
             self.path.push(position.hash());
-            let score = -self.search(&child, 0, -beta, -alpha, ply + 1, false, tt, control);
+            let score = -self.search(&child, next, 0, -beta, -alpha, ply + 1, false, tt, control);
             self.path.pop();
             if control.stop.load(Ordering::Relaxed) {
                 best = 0;
@@ -650,23 +622,32 @@ fn history_index<R: Rules>(from: u32, to: u32) -> usize {
     (from as usize % width) * width + (to as usize % width)
 }
 
+/// The score of a finished game `ply` plies below the root, for the side to move in `position`.
+pub fn verdict_score<R: Rules>(verdict: &Verdict, position: &Position<R>, ply: usize) -> Value {
+    match verdict {
+        Verdict::Win(winner, _) if *winner == position.side_to_move() => WIN - ply as Value,
+        Verdict::Win(..) => -WIN + ply as Value,
+        Verdict::Draw(_) => 0,
+    }
+}
+
 /// Win scores are stored relative to the node, so that a win found through a transposition
 /// keeps its true distance.
-fn score_to_tt(score: Score, ply: usize) -> Score {
+fn score_to_tt(score: Value, ply: usize) -> Value {
     if score >= WIN_BOUND {
-        score + ply as Score
+        score + ply as Value
     } else if score <= -WIN_BOUND {
-        score - ply as Score
+        score - ply as Value
     } else {
         score
     }
 }
 
-fn score_from_tt(score: Score, ply: usize) -> Score {
+fn score_from_tt(score: Value, ply: usize) -> Value {
     if score >= WIN_BOUND {
-        score - ply as Score
+        score - ply as Value
     } else if score <= -WIN_BOUND {
-        score + ply as Score
+        score + ply as Value
     } else {
         score
     }

@@ -6,23 +6,30 @@
 //! Depends on the rules library, `game` and `eval`; must not depend on protocols or I/O.
 
 pub mod alphabeta;
+pub mod config;
+mod iterate;
+pub mod level;
+pub mod score;
+mod smp;
 pub mod time;
 pub mod tt;
 mod tt_memory;
 
-pub use alphabeta::{History, MAX_PLY, Searcher, WIN, WIN_BOUND};
+pub use alphabeta::{Searcher, verdict_score};
+pub use config::EngineConfig;
+pub use level::MAX_LEVEL;
+pub use score::{Band, MAX_PLY, Score, Value, WIN, WIN_BOUND};
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
-use crate::game::Game;
+use crate::eval::Evaluator;
+use crate::game::{Game, Verdict};
 use crate::position::MoveOf;
+use crate::position::Position;
 use crate::rules::Rules;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A score in hundredths of a man, from the side to move's point of view.
-pub type Score = i32;
 
 /// Flags shared by the searching threads and whoever controls them.
 #[derive(Debug, Default)]
@@ -147,10 +154,15 @@ pub struct SearchResult<R: Rules> {
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<MoveOf<R>>,
+    /// Set when the game is already over at the root: the rules' verdict (the score is its
+    /// score; `best` is still a legal move, if there is one, for a client that plays on).
+    pub verdict: Option<Verdict>,
 }
 
 /// A searching engine for rule set `R`.
 pub struct Engine<R: Rules> {
+    /// The evaluation given in the configuration; every search thread has a copy.
+    evaluator: Arc<Evaluator<R>>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
@@ -161,18 +173,30 @@ pub struct Engine<R: Rules> {
 }
 
 impl<R: Rules> Engine<R> {
-    /// An engine with `threads` search threads and a `hash_mb` MiB transposition table.
+    /// An engine with `threads` search threads, a `hash_mb` MiB transposition table and the
+    /// rule set's default evaluation.
     pub fn new(threads: usize, hash_mb: usize) -> Self {
+        Self::with_config(EngineConfig::new(threads, hash_mb))
+    }
+
+    /// The engine `config` describes.
+    pub fn with_config(config: EngineConfig<R>) -> Self {
         let mut engine = Engine {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            evaluator: config.evaluator,
+            tt: Arc::new(TranspositionTable::new(config.hash_mb)),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
             multipv: 1,
             level: MAX_LEVEL,
             draws: 0,
         };
-        engine.set_threads(threads);
+        engine.set_threads(config.threads);
         engine
+    }
+
+    /// The static evaluation the engine's search uses, of `position` for the side to move.
+    pub fn evaluate(&self, position: &Position<R>) -> Value {
+        self.evaluator.evaluate(position)
     }
 
     /// Sets the number of search threads (at least one).
@@ -181,7 +205,8 @@ impl<R: Rules> Engine<R> {
         self.searchers.truncate(threads);
         while self.searchers.len() < threads {
             let main = self.searchers.is_empty();
-            self.searchers.push(Mutex::new(Searcher::new(main)));
+            let evaluator = Evaluator::clone(&self.evaluator);
+            self.searchers.push(Mutex::new(Searcher::new(main, evaluator)));
         }
     }
 
@@ -249,6 +274,11 @@ impl<R: Rules> Engine<R> {
 
     /// [`Engine::go`] after the caller has prepared the flags with [`Control::prepare`]: a stop
     /// that arrives before the search starts is not lost.
+    ///
+    /// The root is answered here: a game already over gets the rules' verdict. Otherwise the
+    /// helper threads ([`smp`]) and the main thread's iterative deepening ([`iterate`]) search
+    /// it together, and the result is the main thread's line, a deeper helper's, or, below full
+    /// strength, one of the best lines ([`level`]).
     pub fn go_prepared(
         &mut self,
         game: &Game<R>,
@@ -258,150 +288,53 @@ impl<R: Rules> Engine<R> {
         let started = Instant::now();
         let root = *game.position();
         let legal = game.legal_moves();
-        let control = &*self.control;
-        let ponder = control.ponder.load(Ordering::Relaxed);
-        if legal.is_empty() {
+        if let Some(verdict) = game.verdict() {
             return SearchResult {
-                best: None,
+                best: legal.as_slice().first().copied(),
                 ponder: None,
-                score: -WIN,
+                score: Score::new(verdict_score(&verdict, &root, 0)),
                 depth: 0,
                 nodes: 0,
                 time: started.elapsed(),
                 pv: Vec::new(),
+                verdict: Some(verdict),
             };
         }
         self.tt.new_search();
-        let history = History {
-            hashes: game.repetition_candidates().collect(),
-            reversible: game.reversible_plies(),
-            reversible_limit: game.rules().draws.reversible_plies,
-            repetitions: game.rules().draws.repetitions,
-            mandatory_capture: game.rules().mandatory_capture,
-            dead_draw: game.rules().draws.dead_draw.map(|(_, test)| test),
-            king_beats_lone_man: game.rules().draws.king_beats_lone_man,
-            king_move_limit: game.rules().draws.king_move_limit,
-            king_streaks: game.king_streaks(),
-        };
+        let control = &*self.control;
+        let ponder = control.ponder.load(Ordering::Relaxed);
         let weakened = self.level < MAX_LEVEL;
         let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         if weakened {
-            max_depth = max_depth.min(level_depth(self.level));
+            max_depth = max_depth.min(level::level_depth(self.level));
         }
-        let clock = TimeManager::new(&limits);
-        let tt = &*self.tt;
-        let single_move = legal.len() == 1
-            && !limits.infinite
-            && !limits.analysis
-            && !ponder
-            && limits.depth.is_none();
-        let mut best: Option<alphabeta::Iteration<R>> = None;
-        let mut last_lines: Vec<alphabeta::Iteration<R>> = Vec::new();
-        // The deepest iteration a helper completed: when it is deeper than the main thread's,
-        // its move is played (a single-line search only), and a helper that completes the
-        // depth limit first ends the search.
-        let deepest_slot: Mutex<Option<alphabeta::Iteration<R>>> = Mutex::new(None);
-        let deepest = &deepest_slot;
-        let main_depth_slot = AtomicU32::new(1);
-        let main_depth = &main_depth_slot;
         let single_line = self.multipv <= 1 && !weakened;
-        let helper_may_finish = single_line && !ponder && !limits.infinite;
-        let shared = self.searchers.len() > 1;
-        std::thread::scope(|scope| {
-            for (index, slot) in self.searchers.iter().enumerate().skip(1) {
-                let history = history.clone();
-                scope.spawn(move || {
-                    let Ok(mut searcher) = slot.lock() else { return };
-                    searcher.prepare(history, &limits, None, shared);
-                    // Helpers start one ply deeper every other thread, to spread the work.
-                    let mut depth = 1 + (index as u32 % 2);
-                    let mut previous = None;
-                    while depth <= max_depth && !control.stop.load(Ordering::Relaxed) {
-                        match searcher.iterate(&root, depth, previous, tt, control) {
-                            Some(iteration) => {
-                                previous = Some(iteration.score);
-                                if let Ok(mut deepest) = deepest.lock() {
-                                    if deepest.as_ref().is_none_or(|d| iteration.depth > d.depth) {
-                                        *deepest = Some(iteration);
-                                    }
-                                }
-                                if depth == max_depth && helper_may_finish {
-                                    control.stop.store(true, Ordering::Relaxed);
-                                }
-                            }
-                            None => break,
-                        }
-                        // Keep ahead of the main thread: odd helpers one ply deeper than it,
-                        // even ones at its depth (its table entries guide them).
-                        let lead = main_depth.load(Ordering::Relaxed) + (index as u32 % 2);
-                        let next = (depth + 1).max(lead).min(max_depth);
-                        if next <= depth {
-                            break;
-                        }
-                        depth = next;
-                    }
-                });
+        let shared = smp::Shared::new(
+            &self.tt,
+            control,
+            max_depth,
+            single_line && !ponder && !limits.infinite,
+        );
+        let plan = iterate::Plan {
+            lines: if weakened { self.multipv.max(level::LEVEL_LINES) } else { self.multipv }
+                .clamp(1, legal.len()),
+            max_depth,
+            // One legal move is played at once, unless someone asked for more.
+            single_move: legal.len() == 1
+                && !limits.infinite
+                && !limits.analysis
+                && !ponder
+                && limits.depth.is_none(),
+            started,
+        };
+        let threads = self.searchers.len() > 1;
+        let (main, helpers) = self.searchers.split_at(1);
+        let found = std::thread::scope(|scope| {
+            for (index, slot) in helpers.iter().enumerate() {
+                let shared = &shared;
+                scope.spawn(move || smp::help(slot, index + 1, game, &limits, threads, shared));
             }
-            let Ok(mut main) = self.searchers[0].lock() else {
-                control.stop.store(true, Ordering::Relaxed);
-                return;
-            };
-            main.prepare(history.clone(), &limits, Some(clock), shared);
-            let wanted = if weakened { self.multipv.max(LEVEL_LINES) } else { self.multipv };
-            let lines = wanted.clamp(1, legal.len());
-            let mut previous: Vec<Score> = Vec::new();
-            for depth in 1..=max_depth {
-                main_depth.store(depth, Ordering::Relaxed);
-                if control.ponder_hit.swap(false, Ordering::Relaxed) {
-                    main.restart_clock();
-                }
-                // Each further line searches the root without the moves of the lines above it.
-                let mut found: Vec<alphabeta::Iteration<R>> = Vec::with_capacity(lines);
-                for line in 0..lines {
-                    let guess = previous.get(line).copied();
-                    let Some(iteration) = main.iterate(&root, depth, guess, tt, control) else {
-                        break;
-                    };
-                    let Some(&first) = iteration.pv.first() else { break };
-                    main.excluded.push(first);
-                    found.push(iteration);
-                }
-                main.excluded.clear();
-                if found.len() < lines {
-                    // Stopped mid-iteration: the first line, if complete, is still the best move.
-                    if lines > 1 {
-                        if let Some(first) = found.into_iter().next() {
-                            best = Some(first);
-                        }
-                    }
-                    break;
-                }
-                found.sort_by_key(|iteration| -iteration.score);
-                if weakened {
-                    last_lines.clone_from(&found);
-                }
-                previous = found.iter().map(|iteration| iteration.score).collect();
-                for (index, iteration) in found.iter().enumerate() {
-                    sink.info(&Info {
-                        depth,
-                        multipv: index + 1,
-                        seldepth: main.seldepth as u32,
-                        mean_depth: main.leaf_plies.0 as f64 / main.leaf_plies.1.max(1) as f64,
-                        score: iteration.score,
-                        nodes: control.nodes.load(Ordering::Relaxed) + main.unreported_nodes(),
-                        time: started.elapsed(),
-                        pv: iteration.pv.clone(),
-                    });
-                }
-                let iteration = found.swap_remove(0);
-                let decisive = iteration.score.abs() >= WIN_BOUND
-                    && WIN - iteration.score.abs() <= depth as Score;
-                best = Some(iteration);
-                let thinking = !control.ponder.load(Ordering::Relaxed) && !limits.infinite;
-                if thinking && (single_move || decisive || clock_soft(&main)) {
-                    break;
-                }
-            }
+            let outcome = iterate::deepen(&main[0], game, &limits, threads, &plan, &shared, sink);
             // Pondering and infinite searches wait for stop (or ponder_hit) before answering.
             while (control.ponder.load(Ordering::Relaxed) || limits.infinite)
                 && !control.stop.load(Ordering::Relaxed)
@@ -409,18 +342,19 @@ impl<R: Rules> Engine<R> {
                 std::thread::sleep(Duration::from_millis(1));
             }
             control.stop.store(true, Ordering::Relaxed);
+            outcome
         });
         let nodes =
             self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
-        let helper = deepest_slot.into_inner().ok().flatten();
-        if let Some(helper) = helper.filter(|_| single_line) {
+        let mut best = found.best;
+        if let Some(helper) = shared.deepest().filter(|_| single_line) {
             if best.as_ref().is_none_or(|main| helper.depth > main.depth) {
                 sink.info(&Info {
                     depth: helper.depth,
                     multipv: 1,
                     seldepth: helper.pv.len() as u32,
                     mean_depth: f64::from(helper.depth),
-                    score: helper.score,
+                    score: Score::new(helper.score),
                     nodes: control.nodes.load(Ordering::Relaxed),
                     time: started.elapsed(),
                     pv: helper.pv.clone(),
@@ -433,67 +367,22 @@ impl<R: Rules> Engine<R> {
             score: 0,
             pv: vec![legal.as_slice()[0]],
         });
+        let mut last_lines = found.last_lines;
         if weakened && !last_lines.is_empty() {
             self.draws = self.draws.wrapping_add(root.hash() | 1);
-            let pick = pick_line(&last_lines, self.level, self.draws);
+            let pick = level::pick_line(&last_lines, self.level, self.draws);
             iteration = last_lines.swap_remove(pick);
         }
         let best_move = iteration.pv.first().copied().or_else(|| legal.as_slice().first().copied());
         SearchResult {
             best: best_move,
             ponder: iteration.pv.get(1).copied(),
-            score: iteration.score,
+            score: Score::new(iteration.score),
             depth: iteration.depth,
             nodes,
             time: started.elapsed(),
             pv: iteration.pv,
+            verdict: None,
         }
     }
-}
-
-/// Full strength; lower levels play weaker (see [`Engine::set_level`]).
-pub const MAX_LEVEL: u32 = 20;
-
-/// Lines a weakened engine chooses from.
-const LEVEL_LINES: usize = 4;
-
-/// Depth a level searches to: 1 at level 1, 10 at level 19.
-fn level_depth(level: u32) -> u32 {
-    1 + level / 2
-}
-
-/// Chooses among the lines (best first) of a weakened search: lines within a margin of the best
-/// that widens as the level drops, each drawn with a weight that falls with its score gap, so
-/// the engine errs like a person does (a plausible second-best move), not at random.
-fn pick_line<R: Rules>(lines: &[alphabeta::Iteration<R>], level: u32, seed: u64) -> usize {
-    let weakness = f64::from(MAX_LEVEL.saturating_sub(level));
-    let margin = weakness * 12.0;
-    let temperature = (weakness * 6.0).max(1.0);
-    let best = f64::from(lines[0].score);
-    let weights: Vec<f64> = lines
-        .iter()
-        .map(|line| {
-            let gap = best - f64::from(line.score);
-            let decisive = line.score.abs() >= WIN_BOUND || lines[0].score >= WIN_BOUND;
-            if gap > margin || (decisive && gap > 0.0) { 0.0 } else { (-gap / temperature).exp() }
-        })
-        .collect();
-    // A splitmix64 draw from the seed.
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    let total: f64 = weights.iter().sum();
-    let mut target = (z >> 11) as f64 / (1u64 << 53) as f64 * total;
-    for (index, weight) in weights.iter().enumerate() {
-        if target < *weight {
-            return index;
-        }
-        target -= weight;
-    }
-    0
-}
-
-fn clock_soft<R: Rules>(main: &Searcher<R>) -> bool {
-    main.clock_soft_expired()
 }

@@ -1,0 +1,222 @@
+//! The engine's options, declared once: [`OPTIONS`] gives each its name, type, range, default
+//! and help, and the Hub `param` lines, the UCI `option` lines, the text mode's help and
+//! [`Options::set`] are all read from it.
+//!
+//! Depends on `rules` and `search` (for the strength range); no I/O.
+
+use crate::rules::Variant;
+use crate::search::MAX_LEVEL;
+
+/// Most search threads.
+pub const MAX_THREADS: usize = 256;
+/// Largest transposition table, MiB.
+pub const MAX_HASH: usize = 1 << 16;
+/// Most principal variations.
+pub const MAX_MULTIPV: usize = 32;
+
+/// The engine's options; they survive a change of variant.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The rule set.
+    pub variant: Variant,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table in MiB.
+    pub hash: usize,
+    /// Whether the GUI lets us ponder (informational: the GUI itself asks for ponder searches).
+    pub ponder: bool,
+    /// Principal variations reported by an analysis.
+    pub multipv: usize,
+    /// Playing strength, 1 to 20 (full).
+    pub level: u32,
+}
+
+/// What kind of value an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A rule set, by any of its names.
+    Variant,
+    /// A whole number in a range.
+    Int {
+        /// Least value.
+        min: usize,
+        /// Greatest value.
+        max: usize,
+    },
+    /// true or false.
+    Bool,
+}
+
+/// Which field of [`Options`] an option sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Variant,
+    Threads,
+    Hash,
+    /// Scan's table size, 2^N entries of 16 bytes: another way to set `hash`.
+    TtSize,
+    Ponder,
+    MultiPv,
+    Level,
+}
+
+/// One option.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// Its name in Hub and in the text mode (lower case; names are read case-insensitively).
+    pub name: &'static str,
+    /// Its name in UCI, or None when UCI does not declare it.
+    pub uci: Option<&'static str>,
+    /// Whether the Hub handshake declares it (the Hub GUI lists what it is given).
+    pub hub: bool,
+    /// Its values.
+    pub kind: Kind,
+    /// What it does, for the text mode's help.
+    pub help: &'static str,
+    field: Field,
+}
+
+/// Every option, in the order the handshakes declare them.
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "variant",
+        uci: Some("Variant"),
+        hub: true,
+        kind: Kind::Variant,
+        help: "the rule set (see `damas variants`)",
+        field: Field::Variant,
+    },
+    Spec {
+        name: "threads",
+        uci: Some("Threads"),
+        hub: true,
+        kind: Kind::Int { min: 1, max: MAX_THREADS },
+        help: "search threads",
+        field: Field::Threads,
+    },
+    Spec {
+        name: "hash",
+        uci: Some("Hash"),
+        hub: true,
+        kind: Kind::Int { min: 1, max: MAX_HASH },
+        help: "transposition table size in MiB",
+        field: Field::Hash,
+    },
+    Spec {
+        name: "ponder",
+        uci: Some("Ponder"),
+        hub: true,
+        kind: Kind::Bool,
+        help: "whether the GUI lets the engine think on the opponent's time",
+        field: Field::Ponder,
+    },
+    Spec {
+        name: "multipv",
+        uci: Some("MultiPV"),
+        hub: false,
+        kind: Kind::Int { min: 1, max: MAX_MULTIPV },
+        help: "lines an analysis shows",
+        field: Field::MultiPv,
+    },
+    Spec {
+        name: "level",
+        uci: Some("Level"),
+        hub: true,
+        kind: Kind::Int { min: 1, max: MAX_LEVEL as usize },
+        help: "playing strength, 1 to 20 (20: full)",
+        field: Field::Level,
+    },
+    Spec {
+        name: "tt-size",
+        uci: None,
+        hub: false,
+        kind: Kind::Int { min: 10, max: 40 },
+        help: "Scan's table size: 2^N entries of 16 bytes (sets hash)",
+        field: Field::TtSize,
+    },
+];
+
+/// The names the `variant` option accepts: Scan's and lidraughts-bot's first, then ours.
+pub fn variant_names() -> Vec<&'static str> {
+    let mut names = vec!["normal", "killer", "bt", "frisian", "losing", "russian", "brazilian"];
+    for variant in Variant::ALL {
+        if !names.contains(&variant.name()) {
+            names.push(variant.name());
+        }
+    }
+    names
+}
+
+impl Options {
+    /// The defaults with `variant`: all cores, 64 MiB.
+    pub fn with_variant(variant: Variant) -> Options {
+        Options {
+            variant,
+            threads: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            hash: 64,
+            ponder: false,
+            multipv: 1,
+            level: MAX_LEVEL,
+        }
+    }
+
+    /// The option's current value as text.
+    pub fn value(&self, spec: &Spec) -> String {
+        match spec.field {
+            Field::Variant => self.variant.name().to_string(),
+            Field::Threads => self.threads.to_string(),
+            Field::Hash => self.hash.to_string(),
+            Field::TtSize => ((self.hash << 20) / 16).max(1).ilog2().to_string(),
+            Field::Ponder => self.ponder.to_string(),
+            Field::MultiPv => self.multipv.to_string(),
+            Field::Level => self.level.to_string(),
+        }
+    }
+
+    /// Sets option `name` (its Hub or UCI name, case-insensitive) from text. Unknown names are
+    /// ignored, as the protocols ask (clients send options nobody declared, like
+    /// `initial-time`).
+    ///
+    /// # Errors
+    /// A value out of range or of the wrong type, with what is expected.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        let Some(spec) = OPTIONS.iter().find(|spec| {
+            spec.name.eq_ignore_ascii_case(name)
+                || spec.uci.is_some_and(|uci| uci.eq_ignore_ascii_case(name))
+        }) else {
+            return Ok(());
+        };
+        let wrong = || match spec.kind {
+            Kind::Int { min, max } => format!("{name} must be a whole number from {min} to {max}"),
+            Kind::Bool => format!("{name} must be true or false, not {value}"),
+            Kind::Variant => format!("{name} must be a variant name, not {value}"),
+        };
+        let number = || match spec.kind {
+            Kind::Int { min, max } => {
+                value.parse::<usize>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(wrong)
+            }
+            _ => Err(wrong()),
+        };
+        let flag = || match value.to_ascii_lowercase().as_str() {
+            "true" | "1" | "on" | "yes" => Ok(true),
+            "false" | "0" | "off" | "no" => Ok(false),
+            _ => Err(wrong()),
+        };
+        match spec.field {
+            Field::Variant => {
+                self.variant = value
+                    .parse()
+                    .map_err(|e| format!("{e}; known: {}", variant_names().join(" ")))?;
+            }
+            Field::Threads => self.threads = number()?,
+            Field::Hash => self.hash = number()?,
+            Field::TtSize => self.hash = (((1usize << number()?) * 16) >> 20).clamp(1, MAX_HASH),
+            Field::Ponder => self.ponder = flag()?,
+            Field::MultiPv => self.multipv = number()?,
+            // The table's range for it is 1 to MAX_LEVEL.
+            Field::Level => self.level = number()? as u32,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,197 @@
+//! The session behind every stdin protocol: one object that owns the options, the engine, the
+//! game and the search running in the background, chosen once per variant at the edge
+//! ([`run`]). Hub, UCI and the text mode are [`Protocol`]s: they only turn lines into calls on
+//! the [`Session`] and its results into lines.
+//!
+//! Depends on `game`, `search` and the sibling modules; writes nothing itself.
+
+use super::{Background, Event, Input, Options, Urgent, supervise};
+use crate::game::Game;
+use crate::game::replay::{Notation, ReplayError, play_moves};
+use crate::position::Position;
+use crate::rules::{Rules, Variant};
+use crate::search::{Engine, EngineConfig, InfoSink, Limits, SearchResult, Value};
+use crate::with_variant;
+
+/// How a line leaves the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `quit` or the end of input.
+    Quit,
+    /// The variant option changed: the session starts again on the new rule set, keeping the
+    /// options.
+    Switch,
+}
+
+/// A front end: reads its own lines, drives the [`Session`], writes its own replies. Its value
+/// is what it keeps between lines (Hub's pending `level`), started afresh with each variant.
+pub trait Protocol: Default {
+    /// The rule set a session starts with.
+    const DEFAULT_VARIANT: Variant;
+
+    /// Handles one line while no search runs.
+    fn handle<R: Rules>(&mut self, session: &mut Session<R>, line: &str) -> Option<Exit>;
+}
+
+/// A line's first word and the words after it (None for a blank line).
+pub fn words(line: &str) -> Option<(&str, Vec<&str>)> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    Some((first, words.collect()))
+}
+
+/// The state of a session on rule set `R`.
+pub struct Session<R: Rules> {
+    /// The options, kept across variants.
+    pub options: Options,
+    /// The engine, built on first use and kept between searches (its tables stay warm).
+    engine: Option<Engine<R>>,
+    /// The game the next search starts from.
+    pub game: Game<R>,
+    /// The protocol's input (it goes on to the next session after a change of variant).
+    input: Input,
+}
+
+impl<R: Rules> Session<R> {
+    fn new(options: Options, input: Input) -> Self {
+        Session { options, engine: None, game: Game::new(Position::start()), input }
+    }
+
+    /// The engine the options describe (built now if there is none yet).
+    fn take_engine(&mut self) -> Engine<R> {
+        let options = &self.options;
+        let mut engine = self.engine.take().unwrap_or_else(|| {
+            Engine::with_config(EngineConfig::new(options.threads, options.hash))
+        });
+        if engine.threads() != options.threads {
+            engine.set_threads(options.threads);
+        }
+        engine.set_multipv(options.multipv);
+        engine.set_level(options.level);
+        engine
+    }
+
+    /// Builds the engine now (Hub `init`, UCI `isready`), so the first search starts at once.
+    pub fn ready(&mut self) {
+        let engine = self.take_engine();
+        self.engine = Some(engine);
+    }
+
+    /// The static evaluation of the current position by the engine's evaluation, for the side
+    /// to move.
+    pub fn evaluate(&mut self) -> Value {
+        self.ready();
+        self.engine.as_ref().map_or(0, |engine| engine.evaluate(self.game.position()))
+    }
+
+    /// A new game from the start position; the engine forgets what it learnt.
+    pub fn new_game(&mut self) {
+        let mut engine = self.take_engine();
+        engine.new_game();
+        self.engine = Some(engine);
+        self.game = Game::new(Position::start());
+    }
+
+    /// Sets an option. `Some(Exit::Switch)` when it changed the variant.
+    ///
+    /// # Errors
+    /// A value the option does not take; nothing changes.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Option<Exit>, String> {
+        let before = self.options.clone();
+        self.options.set(name, value)?;
+        if self.options.variant != before.variant {
+            return Ok(Some(Exit::Switch));
+        }
+        if let Some(engine) = &mut self.engine {
+            if self.options.threads != before.threads {
+                engine.set_threads(self.options.threads);
+            }
+            if self.options.hash != before.hash {
+                engine.set_hash(self.options.hash);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Sets the game: `start` and then `moves`, by the one replay policy of
+    /// [`crate::game::replay`].
+    ///
+    /// # Errors
+    /// A move that cannot be played; the game is left as it was.
+    pub fn set_game<'a>(
+        &mut self,
+        start: Position<R>,
+        moves: impl IntoIterator<Item = &'a str>,
+        notation: Notation,
+    ) -> Result<(), ReplayError> {
+        let mut game = Game::new(start);
+        play_moves(&mut game, moves, notation)?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Plays `moves` onto the current game.
+    ///
+    /// # Errors
+    /// A move that cannot be played; the game is left as it was.
+    pub fn play<'a>(
+        &mut self,
+        moves: impl IntoIterator<Item = &'a str>,
+        notation: Notation,
+    ) -> Result<(), ReplayError> {
+        let mut game = self.game.clone();
+        play_moves(&mut game, moves, notation)?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// Searches the game in the background within `limits` (a ponder search with `ponder`),
+    /// reporting iterations to `sink`. Lines that arrive meanwhile are sorted by `classify`:
+    /// urgent ones are answered at once, the others wait for the end of the search.
+    pub fn search<S: InfoSink<R> + Send + 'static>(
+        &mut self,
+        limits: Limits,
+        ponder: bool,
+        sink: S,
+        classify: fn(&str) -> Urgent,
+    ) -> SearchResult<R> {
+        let engine = self.take_engine();
+        let game = self.game.clone();
+        let search = Background::start(engine, game, limits, ponder, sink, &self.input);
+        let (engine, result) = supervise(search, &mut self.input, classify);
+        self.engine = Some(engine);
+        result
+    }
+}
+
+/// Runs protocol `P` on `input` until `quit` or the end of input, starting again on the new rule
+/// set whenever the variant changes.
+pub fn run<P: Protocol>(mut input: Input) {
+    let mut options = Options::with_variant(P::DEFAULT_VARIANT);
+    loop {
+        let variant = options.variant;
+        let (exit, back) = with_variant!(variant, R => serve::<P, R>(&mut options, input));
+        if exit == Exit::Quit {
+            return;
+        }
+        input = back;
+    }
+}
+
+/// One session on rule set `R`: lines until an exit; the options and the input go back to the
+/// caller.
+fn serve<P: Protocol, R: Rules>(options: &mut Options, input: Input) -> (Exit, Input) {
+    let mut session = Session::<R>::new(options.clone(), input);
+    let mut protocol = P::default();
+    loop {
+        let exit = match session.input.next_event() {
+            Event::Line(line) => protocol.handle(&mut session, &line),
+            Event::Eof => Some(Exit::Quit),
+            Event::SearchDone => None,
+        };
+        if let Some(exit) = exit {
+            *options = session.options;
+            return (exit, session.input);
+        }
+    }
+}

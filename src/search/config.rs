@@ -1,0 +1,33 @@
+//! What an engine is given from outside: threads, table size and the evaluation it scores
+//! positions with. The binary, the protocols' session, `damas match` and programs using the
+//! library all build engines from one of these; the subsystems still to come (an opening book,
+//! endgame databases) are handed over here in the same way, as a field each.
+//!
+//! Depends on `eval` and the rules library; no I/O.
+
+use crate::eval::Evaluator;
+use crate::rules::Rules;
+use std::sync::Arc;
+
+/// The configuration of an [`Engine`](super::Engine) for rule set `R`.
+#[derive(Clone, Debug)]
+pub struct EngineConfig<R: Rules> {
+    /// Search threads (at least one is used).
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// The evaluation, shared: each search thread works on its own copy.
+    pub evaluator: Arc<Evaluator<R>>,
+}
+
+impl<R: Rules> EngineConfig<R> {
+    /// `threads` threads, a `hash_mb` MiB table and the rule set's default evaluation.
+    pub fn new(threads: usize, hash_mb: usize) -> Self {
+        EngineConfig { threads, hash_mb, evaluator: Arc::new(Evaluator::new()) }
+    }
+
+    /// The same with another evaluation (other weights, a trained one).
+    pub fn with_evaluator(self, evaluator: Evaluator<R>) -> Self {
+        EngineConfig { evaluator: Arc::new(evaluator), ..self }
+    }
+}
