@@ -1,11 +1,12 @@
-//! Notation in and out: square names, PDN FEN, moves in PDN and Hub form, the Hub position
-//! string, and the board diagram.
+//! Notation in and out: square names, PDN FEN, moves in PDN and Hub form, the Hub and DXP
+//! position strings, and the board diagram.
 //!
 //! Everything here converts between text and the rules library's types; square numbers exist
 //! only at this edge. Depends on the rules library (position, movegen); must not depend on search
 //! or I/O.
 
 pub mod diagram;
+pub mod dxp;
 pub mod fen;
 pub mod hub;
 pub mod moves;

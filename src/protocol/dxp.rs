@@ -9,11 +9,11 @@
 use crate::bitset::BitSet;
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
-use crate::notation::squares;
-use crate::position::{Bits, MoveOf, Position};
+use crate::notation::{dxp as dxp_position, squares};
+use crate::position::{MoveOf, Position};
 use crate::rules::{Numbering, Rules};
 use crate::search::{Band, Engine, Limits, Silent};
-use crate::types::{Piece, Side};
+use crate::types::Side;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
@@ -559,7 +559,9 @@ impl<'a, R: Rules> Connection<'a, R> {
         }
         let start = match &position {
             None => Ok(Position::start()),
-            Some((side, squares)) => parse_position::<R>(*side, squares),
+            Some((side, squares)) => {
+                dxp_position::parse::<R>(*side, squares).map_err(|e| e.to_string())
+            }
         };
         let start = match start {
             Ok(start) => start,
@@ -711,38 +713,6 @@ fn flow(ok: bool) -> Flow {
     if ok { Flow::Go } else { Flow::Close }
 }
 
-/// Reads a GAMEREQ position: 50 characters, `e` empty, `w`/`z` men, `W`/`Z` kings.
-///
-/// # Errors
-/// A wrong letter or an impossible position.
-pub fn parse_position<R: Rules>(side: Side, squares_text: &str) -> Result<Position<R>, String> {
-    if squares_text.len() != 50 {
-        return Err("a DXP position has 50 squares".to_string());
-    }
-    let mut pieces = [Bits::<R>::EMPTY; 2];
-    let mut kings = Bits::<R>::EMPTY;
-    for (index, letter) in squares_text.chars().enumerate() {
-        let square = index as u32 + 1;
-        let Some(bit) = squares::from_number::<R>(square, Numbering::TopLeft) else {
-            return Err(format!("square {square} does not exist"));
-        };
-        let (owner, piece) = match letter {
-            'e' => continue,
-            'w' => (Side::White, Piece::Man),
-            'z' => (Side::Black, Piece::Man),
-            'W' => (Side::White, Piece::King),
-            'Z' => (Side::Black, Piece::King),
-            other => return Err(format!("unknown letter '{other}' at square {square}")),
-        };
-        pieces[owner as usize] |= Bits::<R>::single(bit);
-        if piece == Piece::King {
-            kings |= Bits::<R>::single(bit);
-        }
-    }
-    Position::from_parts(pieces[0], pieces[1], kings, side)
-        .map_err(|e| format!("bad position: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -778,10 +748,12 @@ mod tests {
     #[test]
     fn positions_and_stream() {
         let start = "zzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
-        let position = parse_position::<International>(Side::White, start).unwrap();
+        let position = dxp_position::parse::<International>(Side::White, start).unwrap();
         assert_eq!(position, Position::<International>::start());
-        assert!(parse_position::<International>(Side::White, &start[1..]).is_err());
-        assert!(parse_position::<International>(Side::White, &start.replace('e', "x")).is_err());
+        assert!(dxp_position::parse::<International>(Side::White, &start[1..]).is_err());
+        assert!(
+            dxp_position::parse::<International>(Side::White, &start.replace('e', "x")).is_err()
+        );
         let mut data = b"E00\0".to_vec();
         data.extend(std::iter::repeat_n(b'C', 5000));
         data.extend(b"\0K1\0tail");
