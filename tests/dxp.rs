@@ -8,10 +8,10 @@ use damas::notation::squares;
 use damas::position::Position;
 use damas::protocol::dxp::{Message, Reader, Received};
 use damas::rules::{International, Numbering};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 struct Server(Child);
 
@@ -24,32 +24,36 @@ impl Drop for Server {
 
 /// Starts `damas dxp` on a free port and connects to it.
 fn connect(extra: &[&str]) -> (Server, TcpStream) {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let address = format!("127.0.0.1:{port}");
-    let mut args = vec!["dxp", "--listen", &address, "--max-move-time", "0.05", "--threads", "1"];
+    // Port 0: the engine binds a free port itself and logs which. Finding one here by binding
+    // port 0 and dropping the listener races with the other test: a child it spawns at that
+    // moment holds a copy of the listening socket until its exec, and a connect in that window
+    // lands in the copy's queue and is reset when the copy closes.
+    let mut args =
+        vec!["dxp", "--listen", "127.0.0.1:0", "--max-move-time", "0.05", "--threads", "1"];
     args.extend_from_slice(extra);
-    let child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
         .args(&args)
+        .env("RUST_LOG", "info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start damas dxp");
+    let stderr = child.stderr.take().expect("stderr");
     let server = Server(child);
-    let started = Instant::now();
-    loop {
-        // A connect to a port nobody listens on yet can land on itself (TCP simultaneous open:
-        // the kernel picks the same port as the source), and the test would then talk to
-        // itself: only a connection to another socket counts.
-        if let Ok(stream) = TcpStream::connect(&address) {
-            if stream.local_addr().ok() != stream.peer_addr().ok() {
-                stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-                return (server, stream);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    // Read stderr to the end: a warning per bad message would otherwise fill the pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(address) = line.split("DXP: listening on ").nth(1) {
+                let _ = sender.send(address.to_string());
             }
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "damas dxp did not listen");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    });
+    let address = receiver.recv_timeout(Duration::from_secs(30)).expect("damas dxp did not listen");
+    let stream = TcpStream::connect(&address).expect("connect to damas dxp");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    (server, stream)
 }
 
 fn send_raw(stream: &mut TcpStream, bytes: &[u8]) {

@@ -13,7 +13,7 @@ use damas::protocol::uci::go_limits;
 use damas::protocol::{Options, hub::default_options};
 use damas::types::Side;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -199,27 +199,30 @@ fn text_mode_survives_random_lines() {
 
 #[test]
 fn dxp_listener_survives_garbage() {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let address = format!("127.0.0.1:{port}");
+    // Port 0: the engine binds a free port itself and logs which. Finding one here by binding
+    // port 0 and dropping the listener races with the other tests: a child they spawn at that
+    // moment holds a copy of the listening socket until its exec, and a connect in that window
+    // lands in the copy's queue and is reset when the copy closes (no reply, then the end).
     let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(["dxp", "--listen", &address, "--max-move-time", "0.01", "--threads", "1"])
+        .args(["dxp", "--listen", "127.0.0.1:0", "--max-move-time", "0.01", "--threads", "1"])
+        .env("RUST_LOG", "info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start damas dxp");
-    let started = Instant::now();
-    let mut stream = loop {
-        // Not a connection to itself (TCP simultaneous open while the engine is not yet
-        // listening: the test then read its own garbage back and saw no error reply).
-        if let Ok(stream) = TcpStream::connect(&address) {
-            if stream.local_addr().ok() != stream.peer_addr().ok() {
-                break stream;
+    let stderr = child.stderr.take().expect("stderr");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    // Read stderr to the end: a warning per bad message would otherwise fill the pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(address) = line.split("DXP: listening on ").nth(1) {
+                let _ = sender.send(address.to_string());
             }
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "no listener");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    });
+    let address = receiver.recv_timeout(Duration::from_secs(30)).expect("no listener");
+    let mut stream = TcpStream::connect(&address).expect("connect to damas dxp");
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut rng = Rng(14);
     let mut bytes = Vec::new();

@@ -278,6 +278,10 @@ impl<T: Read> Reader<T> {
         let mut oversized = false;
         loop {
             let chunk = match self.inner.fill_buf() {
+                // A signal, not the end: with a read timeout set, Linux does not restart a socket
+                // read that a signal interrupted, even one nobody handles (SIGCHLD, when a
+                // process that another thread started ends).
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Ok([]) | Err(_) => return Received::Closed,
                 Ok(chunk) => chunk,
             };
@@ -345,7 +349,10 @@ pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
     }
     let listener = TcpListener::bind(&settings.address)
         .map_err(|e| format!("cannot listen on {}: {e}", settings.address))?;
-    log::info!("DXP: listening on {}", settings.address);
+    // The address actually bound: with port 0 the system picks a free port, and this line is how
+    // the other side (the tests among them) learns which.
+    let bound = listener.local_addr().map_or_else(|_| settings.address.clone(), |a| a.to_string());
+    log::info!("DXP: listening on {bound}");
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         match Connection::new(stream, settings, &mut engine) {
@@ -761,6 +768,23 @@ mod tests {
         assert!(matches!(reader.receive(), Received::Text(t) if t == "E00"));
         assert!(matches!(reader.receive(), Received::Bad(_)));
         assert!(matches!(reader.receive(), Received::Text(t) if t == "K1"));
+        assert!(matches!(reader.receive(), Received::Closed));
+    }
+
+    #[test]
+    fn an_interrupted_read_is_not_the_end() {
+        /// Fails its first read with EINTR, as a socket with a read timeout does on a signal.
+        struct Interrupted<'a>(bool, &'a [u8]);
+        impl Read for Interrupted<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if std::mem::replace(&mut self.0, false) {
+                    return Err(std::io::ErrorKind::Interrupted.into());
+                }
+                self.1.read(buf)
+            }
+        }
+        let mut reader = Reader::new(Interrupted(true, b"E00\0"));
+        assert!(matches!(reader.receive(), Received::Text(t) if t == "E00"));
         assert!(matches!(reader.receive(), Received::Closed));
     }
 }
