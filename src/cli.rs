@@ -134,37 +134,11 @@ pub enum Command {
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
     },
-    /// Plays games between two players (A's score, Elo with a 95% error bar): this engine as
-    /// `greedy` (1 ply), `depth=N`, `nodes=N`, `time=MS` or `level=N`, or another Hub engine as
-    /// `hub:PATH:depth=N` (or `:nodes=N`, `:time=MS`), e.g. an older build of damas. Pairs of
-    /// games from the same opening with colours swapped; every move is checked legal.
-    Match {
-        /// Rule set.
-        #[arg(long, short = 'v', default_value = "english")]
-        variant: String,
-        /// Player A.
-        #[arg(long, default_value = "depth=6")]
-        a: String,
-        /// Player B.
-        #[arg(long, default_value = "greedy")]
-        b: String,
-        /// Number of games (rounded up to an even number).
-        #[arg(long, short = 'n', default_value_t = 20)]
-        games: u32,
-        /// File of openings: one FEN per line, or the English ballot table (tab-separated, FEN
-        /// in the last column); default: random two-ply openings.
-        #[arg(long)]
-        openings: Option<String>,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Plies after which a game is adjudicated a draw.
-        #[arg(long, default_value_t = 300)]
-        max_plies: u32,
-        /// Print a line per game.
-        #[arg(long)]
-        verbose: bool,
-    },
+    /// Plays a match or tournament between engines (Hub or DXP programs, or damas's built-in
+    /// players) with clocks, concurrency, a PDN record, Elo with its interval, the pentanomial
+    /// counts of game pairs and an optional SPRT. E.g. `damas match --engine cmd="./new hub"
+    /// --engine cmd="./old hub" --tc 0.1 --games 200 --concurrency 2 --pdn games.pdn`.
+    Match(crate::match_cli::MatchArgs),
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
     /// `--file` analyses one FEN per line; `--pdn` annotates every move of a PDN game.
@@ -361,30 +335,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 damas::analyze::run::<R>(game, &settings).map_err(UserError)
             })
         }
-        Command::Match { variant, a, b, games, openings, seed, max_plies, verbose } => {
-            let variant: Variant = variant.parse()?;
-            let a = a.parse().map_err(UserError)?;
-            let b = b.parse().map_err(UserError)?;
-            let openings = match openings {
-                None => Vec::new(),
-                Some(path) => read_openings(&path)?,
-            };
-            let settings = damas::matchplay::MatchSettings {
-                a,
-                b,
-                games: games.max(1),
-                openings,
-                seed,
-                max_plies,
-                verbose,
-            };
-            let result = with_variant!(variant, R => damas::matchplay::run::<R>(&settings))
-                .map_err(UserError)?;
-            if result.illegal > 0 {
-                return Err(UserError(format!("{} illegal moves were played", result.illegal)));
-            }
-            Ok(())
-        }
+        Command::Match(args) => crate::match_cli::run(&args),
         Command::Variants => {
             for variant in Variant::ALL {
                 println!("{:<16} {}", variant.name(), variant.description());
@@ -401,23 +352,6 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
 /// All cores.
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-}
-
-/// Openings from a file: one FEN per line, or tab-separated lines whose last field is a FEN
-/// (the ballot table); `#` lines are comments.
-fn read_openings(path: &str) -> Result<Vec<String>, UserError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| UserError(format!("cannot read openings file {path}: {e}")))?;
-    let fens: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .filter_map(|line| line.split('\t').next_back().map(str::to_string))
-        .collect();
-    if fens.is_empty() {
-        return Err(UserError(format!("no openings in {path}")));
-    }
-    Ok(fens)
 }
 
 /// The position the arguments describe: the FEN (or the start) and then the moves.

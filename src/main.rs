@@ -2,8 +2,9 @@
 //! lives here, not in the library, so that users of the library do not build clap.
 
 mod cli;
+mod match_cli;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -22,7 +23,13 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    let cli = cli::Cli::parse();
+    let matches = cli::Cli::command().get_matches();
+    let mut cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Some(cli::Command::Match(args)), Some(("match", sub))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        args.group_engines(sub);
+    }
     // In the stdin protocols stderr must stay silent unless asked for: pydraughts reads the
     // engine's stderr as protocol lines.
     let quiet = matches!(

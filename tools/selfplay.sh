@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-play sanity: very fast games of damas against itself, every move checked legal by the
-# rules library and timed. Fails (exit 1) on an illegal move, a move over its time budget, or a
-# crash. Usage: tools/selfplay.sh [games] [ms-per-move] [variants...]
+# referee (the game layer) and timed. Fails (exit 1) on an illegal move, a move over its time
+# by more than 5 ms, or a crash. Usage: tools/selfplay.sh [games] [ms-per-move] [variants...]
 # (default: 200 games at 10 ms a move in english and international).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,12 +13,12 @@ variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(english international)
 status=0
 for variant in "${variants[@]}"; do
-    line=$(target/release/damas match --variant "$variant" --a "time=$ms" --b "time=$ms" \
-        -n "$games" --seed 7 | tail -1)
-    echo "$line"
-    case "$line" in
-        *"illegal moves 0  over time 0"*) ;;
-        *) status=1 ;;
-    esac
+    # The referee forfeits a move over its time by more than 5 ms, and any illegal move.
+    report=$(target/release/damas match --variant "$variant" --engine name=a --engine name=b \
+        --tc "0.$(printf '%03d' "$ms")" --margin 0.005 -n "$games" --seed 7)
+    echo "$report" | grep -E "^a vs b|^terminations"
+    if echo "$report" | grep -qE "time forfeit|rules infraction|abandoned|stalled"; then
+        status=1
+    fi
 done
 exit $status

@@ -1,71 +1,61 @@
-//! An engine in another process, driven through the Hub protocol, as a match player: how
-//! `damas match` measures one build of damas against another (or against Scan). It speaks the
-//! client side of Hub: `hub`/`wait`, `set-param`, `init`/`ready`, `new-game`, `pos` with the
-//! moves since the opening (so the engine sees repetitions), `level`, `go think`, `done`.
+//! An engine in another process, spoken to through the Hub protocol, as a match player: how
+//! `damas match` plays another build of damas, Scan, or any Hub engine. It speaks the client
+//! side of Hub (Scan's `protocol.txt`): `hub`/`wait`, `set-param`, `init`/`ready`, `new-game`,
+//! `pos` with the moves since the opening (so the engine sees repetitions), `level`, `go think`,
+//! `info`, `done`.
 //!
-//! Depends on the game layer and notation; no search.
+//! Each failure is told apart: the process ending (crash), no `done` within the patience
+//! (stalled), a `done` whose move is not legal here. Depends on the game layer and notation.
 
+use super::player::{Failure, Player, Reply};
+use super::tc::MoveLimit;
 use crate::game::Game;
 use crate::notation::{hub, moves};
-use crate::position::MoveOf;
+use crate::position::{MoveOf, Position};
+use crate::protocol::hub::hub_name;
 use crate::rules::Rules;
+use crate::types::Side;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// What the external engine is asked to search per move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum HubLimit {
-    /// `level depth=N`.
-    Depth(u32),
-    /// `level nodes=N`.
-    Nodes(u64),
-    /// `level move-time=S`.
-    MoveTime(Duration),
-}
-
-impl HubLimit {
-    fn command(self) -> String {
-        match self {
-            HubLimit::Depth(depth) => format!("level depth={depth}"),
-            HubLimit::Nodes(nodes) => format!("level nodes={nodes}"),
-            HubLimit::MoveTime(time) => format!("level move-time={:.3}", time.as_secs_f64()),
-        }
-    }
-
-    fn patience(self) -> Duration {
-        match self {
-            HubLimit::MoveTime(time) => time * 4 + Duration::from_secs(10),
-            _ => Duration::from_secs(600),
-        }
-    }
-}
+/// How long an engine may take to start and to answer `init`.
+const STARTUP: Duration = Duration::from_secs(30);
 
 /// A running Hub engine.
 pub struct HubPlayer {
     child: Child,
     input: ChildStdin,
     output: Receiver<String>,
-    limit: HubLimit,
     name: String,
 }
 
 impl HubPlayer {
-    /// Starts `command` (a path to an executable; `damas` builds start in Hub mode on the
-    /// first line `hub`), sets the variant and one thread, and waits for `ready`.
+    /// Starts `command` (program and arguments; a damas build enters Hub mode on the first line
+    /// `hub`) in `dir`, sets the variant and `options`, and waits for `ready`.
     ///
     /// # Errors
     /// The program cannot be started, or does not answer the handshake.
-    pub fn start(command: &str, limit: HubLimit, variant: &str) -> Result<Self, String> {
-        let mut child = Command::new(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+    pub fn start(
+        name: &str,
+        command: &[String],
+        dir: Option<&str>,
+        options: &[(String, String)],
+        variant: crate::rules::Variant,
+    ) -> Result<Self, Failure> {
+        let (program, arguments) =
+            command.split_first().ok_or_else(|| Failure::Protocol("no command".into()))?;
+        let mut process = Command::new(program);
+        process.args(arguments).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        if let Some(dir) = dir {
+            process.current_dir(dir);
+        }
+        let mut child = process
             .spawn()
-            .map_err(|e| format!("cannot start '{command}': {e}"))?;
-        let input = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|e| Failure::Crashed(format!("cannot start '{}': {e}", command.join(" "))))?;
+        let input = child.stdin.take().ok_or_else(|| Failure::Crashed("no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or_else(|| Failure::Crashed("no stdout".into()))?;
         let (sender, output) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -75,58 +65,108 @@ impl HubPlayer {
                 }
             }
         });
-        let mut player = HubPlayer { child, input, output, limit, name: command.to_string() };
+        let mut player = HubPlayer { child, input, output, name: name.to_string() };
         player.send("hub")?;
-        player.expect("wait", Duration::from_secs(10))?;
-        player.send(&format!("set-param name=variant value={variant}"))?;
-        player.send("set-param name=threads value=1")?;
-        player.send("set-param name=hash value=16")?;
+        player.expect("wait", STARTUP, |_| {})?;
+        player.send(&format!("set-param name=variant value={}", hub_name(variant)))?;
+        for (option, value) in options {
+            player.send(&format!("set-param name={option} value={value}"))?;
+        }
         player.send("init")?;
-        player.expect("ready", Duration::from_secs(30))?;
+        player.expect("ready", STARTUP, |_| {})?;
         Ok(player)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        log::trace!("{} < {line}", self.name);
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
-            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+            .map_err(|e| self.crashed(&format!("cannot write to it: {e}")))
     }
 
-    /// Reads lines until one starts with `word`; returns it.
-    fn expect(&mut self, word: &str, patience: Duration) -> Result<String, String> {
+    /// Why the engine is gone: its exit status if it has one.
+    fn crashed(&mut self, what: &str) -> Failure {
+        // The pipe closes a moment before the process is reaped.
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Failure::Crashed(format!("{what} ({status})"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Failure::Crashed(what.to_string())
+    }
+
+    /// Reads lines until one starts with `word` and returns it; every other line goes to
+    /// `other` (the `info` lines of a search).
+    fn expect(
+        &mut self,
+        word: &str,
+        patience: Duration,
+        mut other: impl FnMut(&str),
+    ) -> Result<String, Failure> {
+        let deadline = Instant::now() + patience;
         loop {
-            match self.output.recv_timeout(patience) {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(wait) {
                 Ok(line) => {
+                    log::trace!("{} > {line}", self.name);
                     if line.split_whitespace().next() == Some(word) {
                         return Ok(line);
                     }
                     if line.starts_with("error") {
                         log::warn!("{}: {line}", self.name);
                     }
+                    other(&line);
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("{}: no '{word}' within {patience:?}", self.name));
+                    return Err(Failure::Stalled(format!(
+                        "no '{word}' within {:.1} s",
+                        patience.as_secs_f64()
+                    )));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("{}: exited before '{word}'", self.name));
+                    return Err(self.crashed(&format!("its output ended before '{word}'")));
                 }
             }
         }
     }
+}
 
-    /// Tells the engine a new game starts.
-    ///
-    /// # Errors
-    /// The engine's pipe is closed.
-    pub fn new_game(&mut self) -> Result<(), String> {
+/// The `level` line for a move's limit. The clock form follows pydraughts, which sends the time
+/// left less the increment: Scan counts the increment of this move as already usable.
+fn level_line(limit: MoveLimit) -> String {
+    match limit {
+        MoveLimit::MoveTime(time) => format!("level move-time={:.3}", time.as_secs_f64()),
+        MoveLimit::Clock { left, increment, moves_to_go } => {
+            let time = left.saturating_sub(increment).max(left / 2);
+            let moves = moves_to_go.map(|moves| format!("moves={moves} ")).unwrap_or_default();
+            format!(
+                "level {moves}time={:.3} inc={:.3}",
+                time.as_secs_f64(),
+                increment.as_secs_f64()
+            )
+        }
+        MoveLimit::Depth(depth) => format!("level depth={depth}"),
+        MoveLimit::Nodes(nodes) => format!("level nodes={nodes}"),
+    }
+}
+
+/// The value of `key=` in a Hub line (quoted values are not needed here).
+fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|word| word.strip_prefix(key)?.strip_prefix('='))
+}
+
+impl<R: Rules> Player<R> for HubPlayer {
+    fn new_game(&mut self, _start: &Position<R>, _side: Side) -> Result<(), Failure> {
         self.send("new-game")
     }
 
-    /// The engine's move in `game`'s current position.
-    ///
-    /// # Errors
-    /// The engine does not answer, or answers with a move that is not legal.
-    pub fn choose<R: Rules>(&mut self, game: &Game<R>) -> Result<MoveOf<R>, String> {
+    fn go(
+        &mut self,
+        game: &Game<R>,
+        limit: MoveLimit,
+        patience: Duration,
+    ) -> Result<Reply<R>, Failure> {
         let played: Vec<String> = game.moves().map(moves::to_hub::<R>).collect();
         let position = hub::write(game.start());
         if played.is_empty() {
@@ -134,21 +174,68 @@ impl HubPlayer {
         } else {
             self.send(&format!("pos pos={position} moves=\"{}\"", played.join(" ")))?;
         }
-        self.send(&self.limit.command())?;
+        self.send(&level_line(limit))?;
         self.send("go think")?;
-        let done = self.expect("done", self.limit.patience())?;
-        let text = done
-            .split_whitespace()
-            .find_map(|word| word.strip_prefix("move="))
-            .ok_or_else(|| format!("{}: no move in '{done}'", self.name))?;
-        moves::parse_hub(game.position(), text)
-            .map_err(|e| format!("{}: move '{text}': {e}", self.name))
+        let (mut score, mut depth) = (None, None);
+        let done = self.expect("done", patience, |line| {
+            if line.starts_with("info") {
+                if let Some(text) = value(line, "score") {
+                    score = text.parse::<f64>().ok().filter(|s| s.is_finite()).or(score);
+                }
+                if let Some(text) = value(line, "depth") {
+                    depth = text.parse().ok().or(depth);
+                }
+            }
+        })?;
+        let text = value(&done, "move")
+            .ok_or_else(|| Failure::IllegalMove(format!("no move in '{done}'")))?;
+        let mv: MoveOf<R> = moves::parse_hub(game.position(), text)
+            .map_err(|e| Failure::IllegalMove(format!("'{text}': {e}")))?;
+        Ok(Reply { mv, score, depth })
     }
 }
 
 impl Drop for HubPlayer {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());
+        // A well-behaved engine quits at once; one that is stalled or busy is killed.
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_become_level_lines() {
+        let secs = Duration::from_secs_f64;
+        assert_eq!(level_line(MoveLimit::MoveTime(secs(0.1))), "level move-time=0.100");
+        assert_eq!(
+            level_line(MoveLimit::Clock {
+                left: secs(30.0),
+                increment: secs(0.5),
+                moves_to_go: Some(12)
+            }),
+            "level moves=12 time=29.500 inc=0.500"
+        );
+        assert_eq!(
+            level_line(MoveLimit::Clock {
+                left: secs(0.6),
+                increment: secs(0.5),
+                moves_to_go: None
+            }),
+            "level time=0.300 inc=0.500"
+        );
+        assert_eq!(level_line(MoveLimit::Depth(9)), "level depth=9");
+        assert_eq!(value("info depth=7 score=-0.25 pv=\"a b\"", "score"), Some("-0.25"));
+        assert_eq!(value("done move=32-28 ponder=17-22", "move"), Some("32-28"));
     }
 }

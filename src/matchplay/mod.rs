@@ -1,335 +1,695 @@
-//! `damas match`: games between two players, each this engine (fixed depth, fixed nodes, move
-//! time, a strength level, or a 1-ply greedy player) or another program spoken to through the Hub
-//! protocol (another build of damas, Scan), in pairs with colours swapped from the same opening. Every
-//! move is checked legal by the game layer; a move over the time allowed is reported. Prints
-//! wins, draws and losses, the score and an Elo difference with a 95% error bar.
+//! `damas match`: a tournament manager in the manner of cutechess-cli and fastchess, for every
+//! rule set. Engines are Hub programs (another damas build, Scan, any Hub engine), DXP programs
+//! for 10x10, or damas's built-in players; they meet in a round robin or a gauntlet, each
+//! opening played twice with colours reversed, several games at a time. The referee is the
+//! game layer; every game goes to a PDN file; the report gives the Elo with its interval, the
+//! pentanomial counts of game pairs and, with `--sprt`, the generalized SPRT, which can end the
+//! match early.
+//!
+//! Submodules: `tc` (time controls, clocks), `engine` (engine words), `player` (what a player
+//! is; the built-in one), `hub_player` and `dxp_player` (engines in other processes), `referee`
+//! (one game), `openings`, `stats` (Elo, pentanomial, SPRT). Progress goes to an [`Observer`];
+//! drawing it is the command line's business.
 
-use crate::game::{Game, Outcome};
-use crate::movegen::legal_moves;
-use crate::notation::{fen, moves};
-use crate::position::{MoveOf, Position};
+pub mod dxp_player;
+pub mod engine;
+pub mod hub_player;
+pub mod openings;
+pub mod player;
+pub mod referee;
+pub mod stats;
+pub mod tc;
+
+use crate::game::{DrawRules, GameRules};
+use crate::notation::{fen, moves, pdn};
+use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, MAX_LEVEL, Silent};
-use crate::types::Side;
-use std::time::Duration;
+use engine::{EngineSpec, Kind};
+use player::{Builtin, Failure, Player};
+use referee::{Adjudication, GameRecord, GameResult, Seat, Termination};
+use stats::{Pentanomial, Sprt, SprtState, Trinomial};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+use tc::TimeControl;
 
-mod hub_player;
-pub use hub_player::{HubLimit, HubPlayer};
-
-/// How a player chooses its moves.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PlayerSpec {
-    /// The move with the best static evaluation one ply ahead.
-    Greedy,
-    /// Search to a fixed depth.
-    Depth(u32),
-    /// Search a fixed number of nodes.
-    Nodes(u64),
-    /// Search for a fixed time per move.
-    MoveTime(Duration),
-    /// Play at a strength level, 1 to 20 (20: full strength at depth 11).
-    Level(u32),
-    /// Another program, through the Hub protocol: its path and its limit per move.
-    Hub(String, HubLimit),
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
 }
 
-impl std::str::FromStr for PlayerSpec {
-    type Err = String;
-
-    /// `greedy`, `depth=N`, `nodes=N`, `time=MS`, `level=N`, or `hub:PATH:LIMIT` with LIMIT one
-    /// of `depth=N`, `nodes=N`, `time=MS`.
-    fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "player '{text}': use greedy, depth=N, nodes=N, time=MS, level=1..20 or \
-                 hub:PATH:depth=N (or :nodes=N, :time=MS)"
-            )
-        };
-        if text == "greedy" {
-            return Ok(PlayerSpec::Greedy);
-        }
-        if let Some(rest) = text.strip_prefix("hub:") {
-            let (path, limit) = rest.rsplit_once(':').ok_or_else(bad)?;
-            let limit = match limit.parse::<PlayerSpec>().map_err(|_| bad())? {
-                PlayerSpec::Depth(depth) => HubLimit::Depth(depth),
-                PlayerSpec::Nodes(nodes) => HubLimit::Nodes(nodes),
-                PlayerSpec::MoveTime(time) => HubLimit::MoveTime(time),
-                _ => return Err(bad()),
-            };
-            if path.is_empty() {
-                return Err(bad());
-            }
-            return Ok(PlayerSpec::Hub(path.to_string(), limit));
-        }
-        let (kind, value) = text.split_once('=').ok_or_else(bad)?;
-        let number: u64 = value.parse().map_err(|_| bad())?;
-        match kind {
-            "depth" if number > 0 => Ok(PlayerSpec::Depth(number as u32)),
-            "nodes" if number > 0 => Ok(PlayerSpec::Nodes(number)),
-            "time" if number > 0 => Ok(PlayerSpec::MoveTime(Duration::from_millis(number))),
-            "level" if (1..=u64::from(MAX_LEVEL)).contains(&number) => {
-                Ok(PlayerSpec::Level(number as u32))
-            }
-            _ => Err(bad()),
-        }
-    }
+/// The draw rules the referee applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawRuleSet {
+    /// The variant's own (damas's defaults).
+    Default,
+    /// The federation's, where it has stricter ones (endgame counts).
+    Federation,
+    /// Repetition only.
+    RepetitionOnly,
 }
 
-/// Settings of a match.
+/// Everything about a match.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
-    /// Player A (its score is reported).
-    pub a: PlayerSpec,
-    /// Player B.
-    pub b: PlayerSpec,
-    /// Games to play (rounded up to pairs).
+    /// The engines, two or more.
+    pub engines: Vec<EngineSpec>,
+    /// The time control of engines without their own.
+    pub tc: TimeControl,
+    /// Games per pairing of two engines (rounded up to pairs).
     pub games: u32,
-    /// Start positions (FENs); random two-ply openings from the start when empty.
-    pub openings: Vec<String>,
-    /// Seed for the random openings.
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The openings file's contents and name (random two-ply openings without one).
+    pub openings: Option<(String, String)>,
+    /// Play the openings in a random order (from `seed`) rather than as listed.
+    pub shuffle: bool,
+    /// Seed of the random openings and of the shuffle.
     pub seed: u64,
-    /// Plies after which a game is adjudicated a draw.
-    pub max_plies: u32,
-    /// Print one line per game.
-    pub verbose: bool,
+    /// Where to write the games, PDN.
+    pub pdn: Option<String>,
+    /// The sequential test, for a match of two engines.
+    pub sprt: Option<Sprt>,
+    /// How games are adjudicated.
+    pub adjudication: Adjudication,
+    /// The draw rules of the games.
+    pub draw_rules: DrawRuleSet,
+    /// Who plays whom.
+    pub pairing: Pairing,
+    /// PDN's Event tag.
+    pub event: String,
 }
 
-/// Totals of a match, from A's side.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MatchResult {
-    /// Games A won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games A lost.
-    pub losses: u32,
-    /// Illegal moves played (must be zero).
-    pub illegal: u32,
-    /// Moves that took longer than their time allowance.
-    pub over_time: u32,
+/// A game has ended: what the observer of a match is told.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Games finished so far.
+    pub finished: u32,
+    /// Games in the match (the most that will be played).
+    pub total: u32,
+    /// A line about the game: `game 12: a - b 1-0 (normal: ...)`.
+    pub line: String,
+    /// The score so far of the first pairing, from its first engine's side: `+3 =10 -2`,
+    /// Elo, and the SPRT's log-likelihood ratio.
+    pub standing: String,
 }
 
-impl MatchResult {
-    /// A's score as a fraction.
-    pub fn score(&self) -> f64 {
-        let games = f64::from(self.wins + self.draws + self.losses);
-        if games == 0.0 {
-            0.5
-        } else {
-            (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / games
+/// Receives a match's progress.
+pub trait Observer {
+    /// The match starts with `total` games at most.
+    fn started(&mut self, total: u32);
+    /// A game ended.
+    fn finished(&mut self, report: &GameReport);
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+
+impl Observer for Quiet {
+    fn started(&mut self, _total: u32) {}
+    fn finished(&mut self, _report: &GameReport) {}
+}
+
+/// The results between two engines, from the first one's side.
+#[derive(Clone, Debug, Default)]
+pub struct PairingResult {
+    /// Indexes of the two engines.
+    pub engines: (usize, usize),
+    /// Wins, draws, losses of the first.
+    pub games: Trinomial,
+    /// Game pairs by the first's points.
+    pub pairs: Pentanomial,
+    /// The SPRT's log-likelihood ratio and state, when one is run (at the decision, if made).
+    pub sprt: Option<(f64, SprtState)>,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// Engine names, in the order given.
+    pub names: Vec<String>,
+    /// One entry per pairing.
+    pub pairings: Vec<PairingResult>,
+    /// Games ended by each cause.
+    pub terminations: BTreeMap<Termination, u32>,
+    /// The SPRT settings, if any.
+    pub sprt: Option<Sprt>,
+    /// Wall time of the match.
+    pub elapsed: Duration,
+    /// Games played.
+    pub played: u32,
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    /// Index into the pairings.
+    pairing: usize,
+    /// Which pair of games of the pairing (and which opening).
+    pair: u32,
+    /// The pairing's first engine plays the opening's side to move.
+    first_moves_first: bool,
+    /// Game number in the match, from 1.
+    round: u32,
+}
+
+/// A game played, as the workers hand it back.
+struct Played<R: Rules> {
+    job: Job,
+    /// Engine indexes of the two sides.
+    white: usize,
+    black: usize,
+    record: GameRecord<R>,
+}
+
+fn draw_rules<R: Rules>(set: DrawRuleSet) -> GameRules {
+    let mut rules = GameRules::of::<R>();
+    rules.draws = match set {
+        DrawRuleSet::Default => rules.draws,
+        DrawRuleSet::Federation => DrawRules::federation(R::VARIANT),
+        DrawRuleSet::RepetitionOnly => DrawRules::repetition_only(),
+    };
+    rules
+}
+
+/// Starts the player `spec` describes.
+fn start_player<R: Rules>(
+    spec: &EngineSpec,
+    control: TimeControl,
+) -> Result<Box<dyn Player<R>>, Failure> {
+    let option =
+        |name: &str| spec.options.iter().find(|(key, _)| key == name).map(|(_, v)| v.as_str());
+    let number = |name: &str, default: usize| -> Result<usize, Failure> {
+        option(name).map_or(Ok(default), |text| {
+            text.parse()
+                .map_err(|_| Failure::Protocol(format!("option.{name}={text} is not a number")))
+        })
+    };
+    match &spec.kind {
+        Kind::Builtin { greedy } => {
+            let level = option("level").and_then(|text| text.parse().ok());
+            Ok(Box::new(Builtin::<R>::new(
+                *greedy,
+                number("threads", 1)?.max(1),
+                number("hash", 16)?.max(1),
+                level,
+            )))
+        }
+        Kind::Hub { command } => Ok(Box::new(hub_player::HubPlayer::start(
+            &spec.name,
+            command,
+            spec.dir.as_deref(),
+            &spec.options,
+            R::VARIANT,
+        )?)),
+        Kind::Dxp { command, address, listen } => Ok(Box::new(dxp_player::DxpPlayer::start::<R>(
+            &spec.name,
+            command,
+            spec.dir.as_deref(),
+            address,
+            *listen,
+            control,
+        )?)),
+    }
+}
+
+/// The pairings of `engines` engines.
+fn pairings(engines: usize, pairing: Pairing) -> Vec<(usize, usize)> {
+    match pairing {
+        Pairing::Gauntlet => (1..engines).map(|other| (0, other)).collect(),
+        Pairing::RoundRobin => {
+            (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect()
         }
     }
+}
 
-    /// Elo difference and its 95% error bar (trinomial model, delta method). At a score of
-    /// 0% or 100% the difference is unbounded: it is reported at ±1200 with no bar.
-    pub fn elo(&self) -> (f64, f64) {
-        let n = f64::from(self.wins + self.draws + self.losses);
-        let p = self.score();
-        if n == 0.0 {
-            return (0.0, 0.0);
+/// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).
+fn pdn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs() / 86_400) as i64;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The PDN text of a game: the tags, each move with its time and the score its engine
+/// reported (`{+0.35/7 0.101s}`), and a comment saying why the game ended.
+fn game_pdn<R: Rules>(
+    settings: &MatchSettings,
+    played: &Played<R>,
+    controls: &[TimeControl],
+) -> String {
+    let record = &played.record;
+    let result = referee::result_text::<R>(record.result);
+    let names = |index: usize| settings.engines[index].name.clone();
+    let control = if controls[played.white] == controls[played.black] {
+        controls[played.white].to_string()
+    } else {
+        format!("{} / {}", controls[played.white], controls[played.black])
+    };
+    let mut tags = vec![
+        ("Event".to_string(), settings.event.clone()),
+        ("Site".to_string(), "damas match".to_string()),
+        ("Date".to_string(), pdn_date()),
+        ("Round".to_string(), played.job.round.to_string()),
+        ("White".to_string(), names(played.white)),
+        ("Black".to_string(), names(played.black)),
+        ("Result".to_string(), result.to_string()),
+    ];
+    if let Some(number) = R::VARIANT.pdn_game_type() {
+        tags.push(("GameType".to_string(), number.to_string()));
+    }
+    tags.push(("FEN".to_string(), fen::write(&record.start)));
+    tags.push(("TimeControl".to_string(), control));
+    tags.push(("Termination".to_string(), record.termination.as_str().to_string()));
+    let mut position = record.start;
+    let mut written: Vec<(String, Option<String>)> = Vec::with_capacity(record.moves.len() + 1);
+    for played_move in &record.moves {
+        let text = moves::to_pdn(&position, &played_move.mv);
+        let mut comment = String::new();
+        if let Some(score) = played_move.score {
+            let _ = write!(comment, "{score:+.2}/{} ", played_move.depth.unwrap_or(0));
         }
-        if p <= 0.0 || p >= 1.0 {
-            return (if p >= 1.0 { 1200.0 } else { -1200.0 }, 0.0);
-        }
-        let elo = -400.0 * (1.0 / p - 1.0).log10();
-        let variance = (f64::from(self.wins) * (1.0 - p).powi(2)
-            + f64::from(self.draws) * (0.5 - p).powi(2)
-            + f64::from(self.losses) * p.powi(2))
-            / n;
-        let margin = 1.96 * (variance / n).sqrt();
-        // d(Elo)/dp = 400 / (ln 10 * p * (1 - p)).
-        (elo, margin * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p)))
+        let _ = write!(comment, "{:.3}s", played_move.took.as_secs_f64());
+        written.push((text, Some(comment)));
+        position.play(&played_move.mv);
     }
-}
-
-enum Brain<R: Rules> {
-    Internal(Box<Engine<R>>),
-    External(HubPlayer),
-}
-
-struct Player<R: Rules> {
-    spec: PlayerSpec,
-    brain: Brain<R>,
-}
-
-impl<R: Rules> Player<R> {
-    fn new(spec: &PlayerSpec) -> Result<Self, String> {
-        let brain = match spec {
-            PlayerSpec::Hub(path, limit) => {
-                Brain::External(HubPlayer::start(path, *limit, R::VARIANT.name())?)
-            }
-            _ => {
-                let mut engine = Engine::new(1, 16);
-                if let PlayerSpec::Level(level) = spec {
-                    engine.set_level(*level);
-                }
-                Brain::Internal(Box::new(engine))
-            }
-        };
-        Ok(Player { spec: spec.clone(), brain })
+    let mut text = pdn::write(&tags, &written, result);
+    // The reason, as a comment before the result: insert it after the last move.
+    if let Some(at) = text.rfind(result) {
+        text.insert_str(at, &format!("{{{}}} ", record.reason.replace('}', ")")));
     }
+    text
+}
 
-    fn new_game(&mut self) -> Result<(), String> {
-        match &mut self.brain {
-            Brain::Internal(engine) => {
-                engine.new_game();
-                Ok(())
-            }
-            Brain::External(player) => player.new_game(),
+/// A line about a finished game, for the observer: `game 3: a (white) - b (black): b wins,
+/// 1-0 (normal: ..., 43 plies)`.
+fn game_line<R: Rules>(settings: &MatchSettings, played: &Played<R>) -> String {
+    let record = &played.record;
+    let name = |index: usize| &settings.engines[index].name;
+    let outcome = match record.result {
+        GameResult::Draw => "draw".to_string(),
+        GameResult::Win(crate::types::Side::White) => format!("{} wins", name(played.white)),
+        GameResult::Win(crate::types::Side::Black) => format!("{} wins", name(played.black)),
+    };
+    format!(
+        "game {}: {} (white) - {} (black): {outcome}, {} ({}: {}, {} plies)",
+        played.job.round,
+        name(played.white),
+        name(played.black),
+        referee::result_text::<R>(record.result),
+        record.termination.as_str(),
+        record.reason,
+        record.moves.len()
+    )
+}
+
+/// The first engine of the pairing's points in a game.
+fn points_of_first<R: Rules>(pairing: (usize, usize), played: &Played<R>) -> f64 {
+    match played.record.result {
+        GameResult::Draw => 0.5,
+        GameResult::Win(side) => {
+            let winner =
+                if side == crate::types::Side::White { played.white } else { played.black };
+            if winner == pairing.0 { 1.0 } else { 0.0 }
         }
     }
-
-    /// The player's move and the time it took.
-    fn choose(&mut self, game: &Game<R>) -> Result<Option<(MoveOf<R>, Duration)>, String> {
-        let started = std::time::Instant::now();
-        let engine = match &mut self.brain {
-            Brain::Internal(engine) => engine,
-            Brain::External(player) => {
-                if game.legal_moves().is_empty() {
-                    return Ok(None);
-                }
-                return player.choose(game).map(|mv| Some((mv, started.elapsed())));
-            }
-        };
-        let limits = match self.spec {
-            PlayerSpec::Greedy => {
-                let position = game.position();
-                let best = game.legal_moves().iter().copied().max_by_key(|mv| {
-                    let mut child = *position;
-                    child.play(mv);
-                    -engine.evaluate(&child)
-                });
-                return Ok(best.map(|mv| (mv, started.elapsed())));
-            }
-            PlayerSpec::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
-            PlayerSpec::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
-            PlayerSpec::MoveTime(time) => Limits { move_time: Some(time), ..Limits::default() },
-            PlayerSpec::Level(level) => Limits { depth: Some(1 + level / 2), ..Limits::default() },
-            PlayerSpec::Hub(..) => unreachable!("external players answered above"),
-        };
-        let result = engine.go(game, limits, false, &mut Silent);
-        Ok(result.best.map(|mv| (mv, started.elapsed())))
-    }
 }
 
-/// A deterministic random two-ply opening from the start position.
-fn random_opening<R: Rules>(state: &mut u64) -> Position<R> {
-    let mut position = Position::<R>::start();
-    for _ in 0..2 {
-        let list = legal_moves(&position);
-        if list.is_empty() {
-            break;
-        }
-        *state =
-            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        let index = ((*state >> 33) % list.len() as u64) as usize;
-        position.play(&list.as_slice()[index]);
-    }
-    position
-}
-
-/// Plays the match and prints its progress and totals.
+/// Plays the match.
 ///
 /// # Errors
-/// An opening FEN that cannot be read.
-pub fn run<R: Rules>(settings: &MatchSettings) -> Result<MatchResult, String> {
-    let mut a = Player::<R>::new(&settings.a)?;
-    let mut b = Player::<R>::new(&settings.b)?;
-    let mut result = MatchResult::default();
-    let mut state = settings.seed;
-    let pairs = settings.games.div_ceil(2);
-    for pair in 0..pairs {
-        let opening = if settings.openings.is_empty() {
-            random_opening::<R>(&mut state)
-        } else {
-            let text = &settings.openings[pair as usize % settings.openings.len()];
-            fen::parse::<R>(text).map_err(|e| e.to_string())?
-        };
-        for a_moves_first in [true, false] {
-            a.new_game()?;
-            b.new_game()?;
-            let mut game = Game::new(opening);
-            let a_side =
-                if a_moves_first { opening.side_to_move() } else { !opening.side_to_move() };
-            let outcome = loop {
-                let outcome = game.outcome();
-                if outcome != Outcome::Ongoing {
-                    break outcome;
-                }
-                if game.moves().count() as u32 >= settings.max_plies {
-                    break Outcome::Draw("adjudicated at the ply limit".into());
-                }
-                let a_to_move = game.position().side_to_move() == a_side;
-                let player = if a_to_move { &mut a } else { &mut b };
-                let Some((mv, took)) = player.choose(&game)? else {
-                    break game.outcome();
-                };
-                let allowed = match player.spec {
-                    PlayerSpec::MoveTime(allowed)
-                    | PlayerSpec::Hub(_, HubLimit::MoveTime(allowed)) => Some(allowed),
-                    _ => None,
-                };
-                if let Some(allowed) = allowed {
-                    if took > allowed + Duration::from_millis(5) {
-                        result.over_time += 1;
-                    }
-                }
-                if game.play(&mv).is_err() {
-                    result.illegal += 1;
-                    let text = moves::to_pdn(game.position(), &mv);
-                    eprintln!("illegal move {text} in {}", fen::write(game.position()));
-                    let loser = game.position().side_to_move();
-                    break Outcome::Win(!loser, "illegal move");
-                }
-            };
-            match &outcome {
-                Outcome::Win(side, _) if *side == a_side => result.wins += 1,
-                Outcome::Win(_, _) => result.losses += 1,
-                _ => result.draws += 1,
-            }
-            if settings.verbose {
-                let colour = if a_side == Side::White { "white" } else { "black" };
-                println!(
-                    "game {:>4}: A {colour:<5} {} after {} plies, from {}",
-                    2 * pair + u32::from(!a_moves_first) + 1,
-                    outcome,
-                    game.moves().count(),
-                    fen::write(&opening)
-                );
+/// Fewer than two engines, an openings file that cannot be read in the variant, an engine that
+/// cannot be started at all (each is started once before the first game), a PDN file that
+/// cannot be written.
+pub fn run<R: Rules>(
+    settings: &MatchSettings,
+    observer: &mut dyn Observer,
+) -> Result<MatchReport, String> {
+    let engines = settings.engines.len();
+    if engines < 2 {
+        return Err("a match needs two engines or more (--engine ... --engine ...)".into());
+    }
+    if settings.sprt.is_some() && engines != 2 {
+        return Err("--sprt tests one engine against another: give exactly two".into());
+    }
+    let has_dxp = settings.engines.iter().any(|spec| matches!(spec.kind, Kind::Dxp { .. }));
+    if has_dxp && settings.concurrency > 1 {
+        return Err("a DXP engine is reached at one address: use --concurrency 1".into());
+    }
+    let controls: Vec<TimeControl> =
+        settings.engines.iter().map(|spec| spec.tc.unwrap_or(settings.tc)).collect();
+    let pairs_per_pairing = settings.games.max(1).div_ceil(2);
+    let mut opening_list = match &settings.openings {
+        Some((text, name)) => openings::read::<R>(text, name)?,
+        None => openings::random::<R>(pairs_per_pairing as usize, settings.seed),
+    };
+    if settings.shuffle {
+        openings::shuffle(&mut opening_list, settings.seed);
+    }
+    // Every engine once, before any game: a wrong path is one clear error, not a match of
+    // forfeits.
+    for (spec, control) in settings.engines.iter().zip(&controls) {
+        if !matches!(spec.kind, Kind::Dxp { .. }) {
+            start_player::<R>(spec, *control).map_err(|e| format!("engine {}: {e}", spec.name))?;
+        }
+    }
+    let mut pdn_file = match &settings.pdn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot write {path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let pairing_list = pairings(engines, settings.pairing);
+    let mut jobs = VecDeque::new();
+    let mut round = 0;
+    for pair in 0..pairs_per_pairing {
+        for (pairing, _) in pairing_list.iter().enumerate() {
+            for first_moves_first in [true, false] {
+                round += 1;
+                jobs.push_back(Job { pairing, pair, first_moves_first, round });
             }
         }
     }
-    let (elo, error) = result.elo();
-    println!(
-        "A {:?} vs B {:?} ({}): +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  illegal moves {}  over time {}",
-        settings.a,
-        settings.b,
-        R::VARIANT,
-        result.wins,
-        result.draws,
-        result.losses,
-        100.0 * result.score(),
-        elo,
-        error,
-        result.illegal,
-        result.over_time
-    );
-    Ok(result)
+    let total = jobs.len() as u32;
+    let jobs = Mutex::new(jobs);
+    let stop = AtomicBool::new(false);
+    let rules = draw_rules::<R>(settings.draw_rules);
+    let mut results: Vec<PairingResult> = pairing_list
+        .iter()
+        .map(|&engines| PairingResult { engines, ..PairingResult::default() })
+        .collect();
+    let mut terminations = BTreeMap::new();
+    let mut first_of_pair: HashMap<(usize, u32), f64> = HashMap::new();
+    let started = Instant::now();
+    let mut played_count = 0;
+    observer.started(total);
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = channel::<Played<R>>();
+        for _ in 0..settings.concurrency.max(1) {
+            let sender = sender.clone();
+            let (jobs, stop, controls, pairing_list) = (&jobs, &stop, &controls, &pairing_list);
+            let (opening_list, rules) = (&opening_list, &rules);
+            scope.spawn(move || {
+                let mut live: HashMap<usize, Box<dyn Player<R>>> = HashMap::new();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(job) = jobs.lock().ok().and_then(|mut queue| queue.pop_front()) else {
+                        break;
+                    };
+                    let (a, b) = pairing_list[job.pairing];
+                    let start = opening_list[job.pair as usize % opening_list.len()];
+                    let a_side = if job.first_moves_first {
+                        start.side_to_move()
+                    } else {
+                        !start.side_to_move()
+                    };
+                    let (white, black) =
+                        if a_side == crate::types::Side::White { (a, b) } else { (b, a) };
+                    let record =
+                        play_one(settings, start, rules.clone(), white, black, controls, &mut live);
+                    if sender.send(Played { job, white, black, record }).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for played in receiver {
+            played_count += 1;
+            let pairing = &mut results[played.job.pairing];
+            let points = points_of_first(pairing.engines, &played);
+            match points {
+                1.0 => pairing.games.wins += 1,
+                0.0 => pairing.games.losses += 1,
+                _ => pairing.games.draws += 1,
+            }
+            if let Some(first) = first_of_pair.remove(&(played.job.pairing, played.job.pair)) {
+                pairing.pairs.add_pair(first, points);
+                if let Some(sprt) = &settings.sprt {
+                    if !matches!(pairing.sprt, Some((_, SprtState::AcceptH0 | SprtState::AcceptH1)))
+                    {
+                        let (llr, state) = sprt.state(&pairing.pairs);
+                        pairing.sprt = Some((llr, state));
+                        if state != SprtState::Continue {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            } else {
+                first_of_pair.insert((played.job.pairing, played.job.pair), points);
+            }
+            *terminations.entry(played.record.termination).or_insert(0) += 1;
+            if let Some(file) = &mut pdn_file {
+                let text = game_pdn(settings, &played, &controls);
+                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                    write_error.get_or_insert(format!("cannot write the PDN file: {e}"));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let report = GameReport {
+                finished: played_count,
+                total,
+                line: game_line(settings, &played),
+                standing: standing(&results[0], settings.sprt.as_ref()),
+            };
+            observer.finished(&report);
+        }
+    });
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    Ok(MatchReport {
+        names: settings.engines.iter().map(|spec| spec.name.clone()).collect(),
+        pairings: results,
+        terminations,
+        sprt: settings.sprt,
+        elapsed: started.elapsed(),
+        played: played_count,
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Plays one game between engines `white` and `black`, starting them if they are not running
+/// in this worker, and drops a player that failed so that its next game starts it afresh.
+fn play_one<R: Rules>(
+    settings: &MatchSettings,
+    start: Position<R>,
+    rules: GameRules,
+    white: usize,
+    black: usize,
+    controls: &[TimeControl],
+    live: &mut HashMap<usize, Box<dyn Player<R>>>,
+) -> GameRecord<R> {
+    for (side, index) in [(crate::types::Side::White, white), (crate::types::Side::Black, black)] {
+        if live.contains_key(&index) {
+            continue;
+        }
+        match start_player::<R>(&settings.engines[index], controls[index]) {
+            Ok(player) => {
+                live.insert(index, player);
+            }
+            Err(failure) => {
+                let termination = match failure {
+                    Failure::Stalled(_) => Termination::StalledConnection,
+                    _ => Termination::Abandoned,
+                };
+                return GameRecord {
+                    start,
+                    moves: Vec::new(),
+                    result: GameResult::Win(!side),
+                    termination,
+                    reason: format!(
+                        "{} could not be started: {failure}",
+                        settings.engines[index].name
+                    ),
+                    failed: Some(side),
+                };
+            }
+        }
+    }
+    let (Some(mut white_player), Some(mut black_player)) =
+        (live.remove(&white), live.remove(&black))
+    else {
+        unreachable!("both players were started above");
+    };
+    let record = referee::play(
+        start,
+        rules,
+        Seat { player: white_player.as_mut(), control: controls[white] },
+        Seat { player: black_player.as_mut(), control: controls[black] },
+        &settings.adjudication,
+    );
+    let failed =
+        record.failed.map(|side| if side == crate::types::Side::White { white } else { black });
+    if failed != Some(white) {
+        live.insert(white, white_player);
+    }
+    if failed != Some(black) {
+        live.insert(black, black_player);
+    }
+    record
+}
 
-    #[test]
-    fn elo_and_error_bars() {
-        let even = MatchResult { wins: 10, draws: 20, losses: 10, ..MatchResult::default() };
-        assert_eq!(even.elo().0, 0.0);
-        let strong = MatchResult { wins: 36, draws: 2, losses: 2, ..MatchResult::default() };
-        let (elo, error) = strong.elo();
-        assert!((elo - 436.0).abs() < 2.0 && error > 100.0 && error < 300.0, "{elo} {error}");
-        assert!(
-            "depth=6".parse::<PlayerSpec>().is_ok() && "depth=x".parse::<PlayerSpec>().is_err()
-        );
+/// `+3 =10 -2, Elo +23 ± 40, LLR 0.41`: the first pairing so far.
+fn standing(result: &PairingResult, sprt: Option<&Sprt>) -> String {
+    let games = &result.games;
+    let mut text = format!("+{} ={} -{}", games.wins, games.draws, games.losses);
+    if let Some(elo) = games.elo() {
+        if elo.value.is_finite() {
+            let _ = write!(text, ", Elo {:+.1} ± {:.1}", elo.value, elo.margin());
+        }
+    }
+    if sprt.is_some() {
+        if let Some((llr, _)) = result.sprt {
+            let _ = write!(text, ", LLR {llr:.2}");
+        }
+    }
+    text
+}
+
+fn estimate_text(estimate: Option<stats::Estimate>) -> String {
+    match estimate {
+        Some(estimate) if estimate.value.is_finite() && estimate.margin().is_finite() => {
+            format!("{:+.1} ± {:.1}", estimate.value + 0.0, estimate.margin())
+        }
+        Some(estimate) if estimate.value > 0.0 => "+inf (every game won)".to_string(),
+        Some(_) => "-inf (every game lost)".to_string(),
+        None => "-".to_string(),
+    }
+}
+
+impl std::fmt::Display for MatchReport {
+    /// The table of engines, then each pairing with its pentanomial counts and the SPRT, then
+    /// how the games ended.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} games in {:.1} s", self.played, self.elapsed.as_secs_f64())?;
+        writeln!(
+            f,
+            "{:<4} {:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7}  Elo (95%)",
+            "rank", "engine", "games", "won", "drawn", "lost", "score", "draws"
+        )?;
+        let mut totals: Vec<(usize, Trinomial)> =
+            (0..self.names.len()).map(|index| (index, Trinomial::default())).collect();
+        for pairing in &self.pairings {
+            let (a, b) = pairing.engines;
+            let games = pairing.games;
+            let first = &mut totals[a].1;
+            first.wins += games.wins;
+            first.draws += games.draws;
+            first.losses += games.losses;
+            let second = &mut totals[b].1;
+            second.wins += games.losses;
+            second.draws += games.draws;
+            second.losses += games.wins;
+        }
+        totals.sort_by(|x, y| {
+            y.1.score().partial_cmp(&x.1.score()).unwrap_or(std::cmp::Ordering::Equal)
+        });
+        for (rank, (index, games)) in totals.iter().enumerate() {
+            let score = if games.games() > 0 {
+                format!("{:.1}%", 100.0 * games.score())
+            } else {
+                "-".into()
+            };
+            let draws = if games.games() > 0 {
+                format!("{:.1}%", 100.0 * games.draw_ratio())
+            } else {
+                "-".into()
+            };
+            writeln!(
+                f,
+                "{:<4} {:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7}  {}",
+                rank + 1,
+                self.names[*index],
+                games.games(),
+                games.wins,
+                games.draws,
+                games.losses,
+                score,
+                draws,
+                estimate_text(games.elo())
+            )?;
+        }
+        for pairing in &self.pairings {
+            let (a, b) = pairing.engines;
+            let games = pairing.games;
+            writeln!(f)?;
+            writeln!(
+                f,
+                "{} vs {}: +{} ={} -{}, Elo {}, normalized Elo {}",
+                self.names[a],
+                self.names[b],
+                games.wins,
+                games.draws,
+                games.losses,
+                estimate_text(pairing.pairs.elo()),
+                estimate_text(pairing.pairs.normalized_elo())
+            )?;
+            let counts = pairing.pairs.counts;
+            writeln!(
+                f,
+                "  game pairs by {}'s points (0, 0.5, 1, 1.5, 2): {} {} {} {} {}",
+                self.names[a], counts[0], counts[1], counts[2], counts[3], counts[4]
+            )?;
+            if let (Some(sprt), Some((llr, state))) = (&self.sprt, pairing.sprt) {
+                let (lower, upper) = sprt.bounds();
+                let verdict = match state {
+                    SprtState::Continue => "no decision yet".to_string(),
+                    SprtState::AcceptH0 => {
+                        format!("H0 accepted: {} is not {} Elo stronger", self.names[a], sprt.elo1)
+                    }
+                    SprtState::AcceptH1 => format!(
+                        "H1 accepted: {} is stronger by {} Elo or more",
+                        self.names[a], sprt.elo0
+                    ),
+                };
+                writeln!(
+                    f,
+                    "  SPRT elo0={} elo1={} ({}) alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}): {}",
+                    sprt.elo0,
+                    sprt.elo1,
+                    match sprt.model {
+                        stats::EloModel::Logistic => "logistic",
+                        stats::EloModel::Normalized => "normalized",
+                    },
+                    sprt.alpha,
+                    sprt.beta,
+                    llr,
+                    lower,
+                    upper,
+                    verdict
+                )?;
+            }
+        }
+        writeln!(f)?;
+        let ends: Vec<String> = Termination::ALL
+            .iter()
+            .filter_map(|t| self.terminations.get(t).map(|count| format!("{} {count}", t.as_str())))
+            .collect();
+        writeln!(f, "terminations: {}", ends.join(", "))
     }
 }

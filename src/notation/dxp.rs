@@ -1,13 +1,14 @@
 //! The DXP position: the 50 squares of a 10x10 board in the order of their numbers, `e` empty,
 //! `w`/`z` white and black men, `W`/`Z` kings: the board of the DamExchange protocol's GAMEREQ
-//! message (the side to move travels in a field of its own).
+//! message (the side to move travels in a field of its own); and a move as the MOVE message
+//! carries it, its origin, destination and captured squares by number.
 //!
 //! Depends on the rules library only.
 
 use super::NotationError;
 use super::squares;
 use crate::bitset::BitSet;
-use crate::position::{Bits, Position};
+use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Numbering, Rules};
 use crate::types::{Piece, Side};
 
@@ -64,6 +65,38 @@ pub fn write<R: Rules>(position: &Position<R>) -> String {
         .collect()
 }
 
+/// A move as DXP's MOVE message gives it: origin, destination, and the captured squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSquares {
+    /// Origin, 1..50.
+    pub from: u32,
+    /// Destination.
+    pub to: u32,
+    /// Captured squares, in the order of the capture.
+    pub captured: Vec<u32>,
+}
+
+/// The squares of `mv`.
+pub fn move_squares<R: Rules>(mv: &MoveOf<R>) -> MoveSquares {
+    let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);
+    MoveSquares {
+        from: number(mv.from()),
+        to: number(mv.to()),
+        captured: mv.captured().iter().map(number).collect(),
+    }
+}
+
+/// The move among `legal` with these squares (the captured ones in any order).
+pub fn find_move<R: Rules>(legal: &[MoveOf<R>], wanted: &MoveSquares) -> Option<MoveOf<R>> {
+    let mut taken = wanted.captured.clone();
+    taken.sort_unstable();
+    legal.iter().copied().find(|mv| {
+        let mut squares = move_squares::<R>(mv);
+        squares.captured.sort_unstable();
+        squares.from == wanted.from && squares.to == wanted.to && squares.captured == taken
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +113,19 @@ mod tests {
         assert_eq!(parse::<International>(Side::Black, &write(&kings)), Ok(kings));
         assert!(parse::<International>(Side::White, "e").is_err());
         assert!(parse::<International>(Side::White, &"x".repeat(50)).is_err());
+    }
+
+    #[test]
+    fn moves_are_found_by_their_squares() {
+        let position = fen::parse::<International>("W:W27,28:B22,13,14").unwrap();
+        let legal = crate::movegen::legal_moves(&position);
+        let legal = legal.as_slice();
+        let capture = legal.iter().find(|mv| !mv.captured().is_empty()).unwrap();
+        let squares = move_squares::<International>(capture);
+        let mut shuffled = squares.clone();
+        shuffled.captured.reverse();
+        assert_eq!(find_move::<International>(legal, &shuffled), Some(*capture));
+        let wrong = MoveSquares { captured: vec![], ..squares };
+        assert_eq!(find_move::<International>(legal, &wrong), None);
     }
 }

@@ -1,6 +1,7 @@
-//! A PDN game: tag pairs and the moves of the main line, read from PDN text (the first game of a
-//! file). Comments `{...}`, `%` lines, variations `(...)`, NAGs `$n`, move numbers, strength marks
-//! and the result are skipped; the moves stay text for the caller to replay in its variant.
+//! PDN games: tag pairs and the moves of the main line, read from PDN text (the first game of a
+//! file, or all of them), and a game written out with its tags, move comments and result.
+//! Comments `{...}`, `%` lines, variations `(...)`, NAGs `$n`, move numbers and strength marks
+//! are skipped on reading; the moves stay text for the caller to replay in its variant.
 
 use super::NotationError;
 
@@ -29,8 +30,30 @@ const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", 
 /// # Errors
 /// A tag that is not `[Name "value"]`, an unclosed comment or variation, or no moves and no tags.
 pub fn parse(text: &str) -> Result<PdnGame, NotationError> {
+    parse_one(text).map(|(game, _)| game)
+}
+
+/// Reads every game of `text`: each ends at its result token, or where the next one's tags
+/// begin.
+///
+/// # Errors
+/// As [`parse`], for any game, with its number.
+pub fn parse_all(text: &str) -> Result<Vec<PdnGame>, NotationError> {
+    let mut games = Vec::new();
+    let mut rest = text;
+    while !rest.trim().is_empty() {
+        let (game, after) = parse_one(rest)
+            .map_err(|e| NotationError::new(format!("game {}: {e}", games.len() + 1)))?;
+        games.push(game);
+        rest = after;
+    }
+    Ok(games)
+}
+
+/// The first game of `text` and the text after it.
+fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
     let mut game = PdnGame::default();
-    let mut chars = text.chars().peekable();
+    let mut chars = text.char_indices().peekable();
     let mut token = String::new();
     let mut depth = 0usize;
     let flush = |token: &mut String, game: &mut PdnGame| -> bool {
@@ -49,16 +72,17 @@ pub fn parse(text: &str) -> Result<PdnGame, NotationError> {
         }
         false
     };
-    while let Some(c) = chars.next() {
+    let mut rest = text.len();
+    while let Some((at, c)) = chars.next() {
         match c {
             '{' => {
                 flush(&mut token, &mut game);
-                if !chars.by_ref().any(|c| c == '}') {
+                if !chars.by_ref().any(|(_, c)| c == '}') {
                     return Err(NotationError::new("PDN: a comment '{' is never closed"));
                 }
             }
             '%' if token.is_empty() => {
-                for c in chars.by_ref() {
+                for (_, c) in chars.by_ref() {
                     if c == '\n' {
                         break;
                     }
@@ -76,9 +100,13 @@ pub fn parse(text: &str) -> Result<PdnGame, NotationError> {
             }
             _ if depth > 0 => {}
             '[' => {
-                flush(&mut token, &mut game);
+                if flush(&mut token, &mut game) || !game.moves.is_empty() {
+                    // The next game's tags: this game had no result token.
+                    rest = at;
+                    break;
+                }
                 let mut tag = String::new();
-                for c in chars.by_ref() {
+                for (_, c) in chars.by_ref() {
                     if c == ']' {
                         break;
                     }
@@ -93,26 +121,70 @@ pub fn parse(text: &str) -> Result<PdnGame, NotationError> {
             }
             '$' => {
                 flush(&mut token, &mut game);
-                while chars.peek().is_some_and(char::is_ascii_digit) {
+                while chars.peek().is_some_and(|(_, c)| c.is_ascii_digit()) {
                     chars.next();
                 }
             }
             c if c.is_whitespace() => {
                 if flush(&mut token, &mut game) {
+                    rest = at;
                     break;
                 }
             }
             c => token.push(c),
         }
     }
-    flush(&mut token, &mut game);
+    if rest == text.len() {
+        flush(&mut token, &mut game);
+    }
     if depth > 0 {
         return Err(NotationError::new("PDN: a variation '(' is never closed"));
     }
     if game.moves.is_empty() && game.tags.is_empty() {
         return Err(NotationError::new("PDN: no game found"));
     }
-    Ok(game)
+    Ok((game, &text[rest..]))
+}
+
+/// Writes a game: its tags, then the moves numbered in pairs from the first one played (the
+/// way pydraughts reads them back), each followed by its comment, and the result; lines are
+/// kept under 80 columns.
+pub fn write(
+    tags: &[(String, String)],
+    moves: &[(String, Option<String>)],
+    result: &str,
+) -> String {
+    let mut text = String::new();
+    for (name, value) in tags {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        text.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    text.push('\n');
+    let mut line = String::new();
+    let mut push = |word: &str, text: &mut String| {
+        if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    };
+    for (index, (mv, comment)) in moves.iter().enumerate() {
+        if index % 2 == 0 {
+            push(&format!("{}.", index / 2 + 1), &mut text);
+        }
+        push(mv, &mut text);
+        if let Some(comment) = comment {
+            push(&format!("{{{}}}", comment.replace('}', ")")), &mut text);
+        }
+    }
+    push(result, &mut text);
+    text.push_str(&line);
+    text.push_str("\n\n");
+    text
 }
 
 #[cfg(test)]
@@ -137,5 +209,38 @@ mod tests {
         assert!(parse("1. 11-15 (23-19").is_err());
         assert!(parse("   ").is_err());
         assert!(parse("[Event]").is_err());
+    }
+
+    #[test]
+    fn games_are_written_and_read_back_one_after_another() {
+        let tags = vec![
+            ("White".to_string(), "a \"b\"".to_string()),
+            ("FEN".to_string(), "W:W31-50:B1-20".to_string()),
+        ];
+        let moves: Vec<(String, Option<String>)> = (0..40)
+            .map(|i| {
+                (
+                    format!("{}-{}", 31 + i % 5, 26 + i % 5),
+                    (i % 3 == 0).then(|| format!("+0.{i}/7 0.1s")),
+                )
+            })
+            .collect();
+        let first = write(&tags, &moves, "2-0");
+        assert!(first.lines().all(|line| line.len() < 80), "{first}");
+        assert!(first.contains("1. 31-26 {+0.0/7 0.1s} 32-27 2. 33-28"), "{first}");
+        let second = write(&tags[1..], &moves[..3], "*");
+        let no_result = "[Event \"x\"]\n1. 32-28 19-23\n";
+        let games =
+            parse_all(&format!("{first}{second}{no_result}[Event \"y\"]\n1. 31-27 1-1")).unwrap();
+        assert_eq!(games.len(), 4);
+        assert_eq!(games[0].moves, moves.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>());
+        assert_eq!(games[0].result.as_deref(), Some("2-0"));
+        assert_eq!(games[0].tag("FEN"), Some("W:W31-50:B1-20"));
+        assert_eq!(games[1].moves.len(), 3);
+        assert_eq!(games[1].result.as_deref(), Some("*"));
+        assert_eq!(games[2].moves, ["32-28", "19-23"]);
+        assert_eq!(games[2].result, None);
+        assert_eq!(games[3].tag("Event"), Some("y"));
+        assert!(parse_all("1. 32-28 {open").is_err());
     }
 }

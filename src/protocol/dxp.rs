@@ -6,12 +6,11 @@
 //! Bad input never ends the program: a malformed, oversized or unexpected message gets a CHAT
 //! `error: ...` and the session goes on; an illegal move also ends that game with `E00`.
 
-use crate::bitset::BitSet;
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
-use crate::notation::{dxp as dxp_position, squares};
-use crate::position::{MoveOf, Position};
-use crate::rules::{Numbering, Rules};
+use crate::notation::dxp as dxp_position;
+use crate::position::Position;
+use crate::rules::Rules;
 use crate::search::{Band, Engine, Limits, Silent};
 use crate::types::Side;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -603,16 +602,13 @@ impl<'a, R: Rules> Connection<'a, R> {
         if current.game.position().side_to_move() == current.ours {
             return flow(self.chat_error("MOVE received when it is our turn"));
         }
-        let mut wanted = captured.clone();
-        wanted.sort_unstable();
-        let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);
-        let found = current.game.legal_moves().iter().copied().find(|mv: &MoveOf<R>| {
-            let mut taken: Vec<u32> = mv.captured().iter().map(number).collect();
-            taken.sort_unstable();
-            number(mv.from()) == from && number(mv.to()) == to && taken == wanted
-        });
+        let wanted = dxp_position::MoveSquares { from, to, captured };
+        let found = dxp_position::find_move::<R>(current.game.legal_moves().as_slice(), &wanted);
         let Some(mv) = found else {
-            let text = format!("illegal move {from}-{to} capturing {captured:?}; game ended");
+            let text = format!(
+                "illegal move {}-{} capturing {:?}; game ended",
+                wanted.from, wanted.to, wanted.captured
+            );
             self.current = None;
             let ok = self.chat_error(&text) && self.send(&Message::GameEnd { reason: 0, stop: 0 });
             return flow(ok);
@@ -679,12 +675,12 @@ impl<'a, R: Rules> Connection<'a, R> {
             Band::Eval(hundredths) => hundredths,
         };
         current.game.play_unchecked(&best);
-        let number = |bit| squares::number::<R>(bit, Numbering::TopLeft);
+        let squares = dxp_position::move_squares::<R>(&best);
         let message = Message::Move {
             seconds: used.as_secs() as u32,
-            from: number(best.from()),
-            to: number(best.to()),
-            captured: best.captured().iter().map(number).collect(),
+            from: squares.from,
+            to: squares.to,
+            captured: squares.captured,
         };
         flow(self.send(&message))
     }

@@ -15,7 +15,7 @@ use crate::game::replay::Notation;
 use crate::notation::{fen, hub as hub_position, moves};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Rules, Variant};
-use crate::search::{Band, Info, InfoSink, Limits, Score};
+use crate::search::{Info, InfoSink, Limits, Score};
 use std::time::Duration;
 
 /// One argument of a Hub line: `name=value`, `name="a value"` or a bare flag `name`.
@@ -135,16 +135,11 @@ fn error(message: &str) -> String {
 /// A score in men, as Hub clients read it: a win in `n` plies is `100 - n/100` (Scan's
 /// encoding, 99.xx), a loss its negative.
 pub fn score_text(score: Score) -> String {
-    let men = match score.band() {
-        Band::Win { plies } => 100.0 - f64::from(plies) / 100.0,
-        Band::Loss { plies } => -100.0 + f64::from(plies) / 100.0,
-        Band::Eval(hundredths) => f64::from(hundredths) / 100.0,
-    };
-    format!("{men:.2}")
+    format!("{:.2}", score.men())
 }
 
 /// The Hub name of a variant (Scan's names where Scan has one).
-fn hub_name(variant: Variant) -> &'static str {
+pub fn hub_name(variant: Variant) -> &'static str {
     match variant {
         Variant::International => "normal",
         other => other.name(),

@@ -285,6 +285,32 @@ variants! {
     EnglishLosing, "english-losing", "Giveaway checkers (English moves; no move left wins).";
 }
 
+impl Variant {
+    /// The number of PDN's `GameType` tag (PDN 3.0's list; frysk! is played under Frisian's
+    /// number, as pydraughts writes it), where the variant has one.
+    pub const fn pdn_game_type(self) -> Option<u32> {
+        Some(match self {
+            Variant::English => 21,
+            Variant::International => 20,
+            Variant::Brazilian => 26,
+            Variant::Russian => 25,
+            Variant::Spanish => 24,
+            Variant::Turkish => 30,
+            Variant::Italian => 22,
+            Variant::Portuguese => 28,
+            Variant::Czech => 29,
+            Variant::Pool => 23,
+            Variant::Thai => 31,
+            Variant::Canadian => 27,
+            Variant::Frisian | Variant::Frysk => 40,
+            Variant::Killer
+            | Variant::Antidraughts
+            | Variant::Breakthrough
+            | Variant::EnglishLosing => return None,
+        })
+    }
+}
+
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -347,6 +373,12 @@ mod tests {
             assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
             let from_type = with_variant!(variant, R => R::VARIANT);
             assert_eq!(from_type, variant);
+            // PDN's game type reads back as the variant (frysk! shares Frisian's number).
+            if let Some(number) = variant.pdn_game_type() {
+                let back = number.to_string().parse::<Variant>();
+                let expected = if variant == Variant::Frysk { Variant::Frisian } else { variant };
+                assert_eq!(back, Ok(expected), "{variant}");
+            }
         }
         assert_eq!("standard".parse::<Variant>(), Ok(Variant::International));
         assert!("chess".parse::<Variant>().is_err());

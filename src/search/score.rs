@@ -54,6 +54,16 @@ impl Score {
         self.0
     }
 
+    /// In men, as Hub clients and the match referee read scores: a win in `n` plies is
+    /// `100 - n/100` (Scan's encoding, 99.xx), a loss its negative, an evaluation its men.
+    pub fn men(self) -> f64 {
+        match self.band() {
+            Band::Win { plies } => 100.0 - f64::from(plies) / 100.0,
+            Band::Loss { plies } => -100.0 + f64::from(plies) / 100.0,
+            Band::Eval(hundredths) => f64::from(hundredths) / 100.0,
+        }
+    }
+
     /// Its band.
     pub fn band(self) -> Band {
         let value = self.0;
@@ -110,5 +120,8 @@ mod tests {
         assert_eq!(Score::new(-(WIN - 4)).to_string(), "loss in 2");
         assert_eq!(Score::new(WIN).to_string(), "won");
         assert_eq!((-Score::new(WIN - 1)).band(), Band::Loss { plies: 1 });
+        assert_eq!(Score::new(-250).men(), -2.5);
+        assert_eq!(Score::new(WIN - 7).men(), 99.93);
+        assert_eq!(Score::new(-(WIN - 4)).men(), -99.96);
     }
 }

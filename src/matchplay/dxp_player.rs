@@ -1,0 +1,294 @@
+//! A 10x10 engine that speaks only DXP (DamExchange), as a match player. The referee is the
+//! Initiator: it proposes each game with GAMEREQ (the opening as a custom position, the
+//! engine's colour, the clock in whole minutes), sends the opponent's moves as MOVE messages,
+//! reads the engine's, and ends each game with GAMEEND. It connects to an engine that listens
+//! (`address=`), or listens for one that connects (`listen=`), after starting its program.
+//!
+//! DXP has no per-move limit and counts time in minutes: the referee's clock decides forfeits,
+//! and an engine played at a few tenths of a second a move needs its own cap (damas:
+//! `dxp --max-move-time`). Depends on the game layer, notation and the DXP message layer.
+
+use super::player::{Failure, Player, Reply};
+use super::tc::{MoveLimit, TimeControl};
+use crate::game::Game;
+use crate::geometry::Geometry;
+use crate::notation::dxp as board;
+use crate::position::{MoveOf, Position};
+use crate::protocol::dxp::{Message, Reader, Received};
+use crate::rules::Rules;
+use crate::types::Side;
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long the engine may take to start listening or to connect, and to accept a game.
+const STARTUP: Duration = Duration::from_secs(30);
+
+/// A DXP engine and its connection.
+pub struct DxpPlayer {
+    child: Option<Child>,
+    stream: TcpStream,
+    messages: Receiver<Received>,
+    name: String,
+    /// GAMEREQ's thinking time (minutes per player) and number of moves.
+    minutes: u32,
+    moves: u32,
+}
+
+impl DxpPlayer {
+    /// Starts `command` (if any) in `dir` and connects to `address`, or listens on it for the
+    /// engine (`listen`).
+    ///
+    /// # Errors
+    /// The program cannot be started, or no connection is made within 30 seconds.
+    pub fn start<R: Rules>(
+        name: &str,
+        command: &[String],
+        dir: Option<&str>,
+        address: &str,
+        listen: bool,
+        control: TimeControl,
+    ) -> Result<Self, Failure> {
+        if R::Geo::SQUARES != 50 {
+            return Err(Failure::Protocol(format!(
+                "DXP is played on 10x10 boards; {} is not one",
+                R::VARIANT.name()
+            )));
+        }
+        let listener = if listen {
+            Some(
+                TcpListener::bind(address)
+                    .map_err(|e| Failure::Protocol(format!("cannot listen on {address}: {e}")))?,
+            )
+        } else {
+            None
+        };
+        let mut child = None;
+        if let Some((program, arguments)) = command.split_first() {
+            let mut process = Command::new(program);
+            process
+                .args(arguments)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            if let Some(dir) = dir {
+                process.current_dir(dir);
+            }
+            child = Some(process.spawn().map_err(|e| {
+                Failure::Crashed(format!("cannot start '{}': {e}", command.join(" ")))
+            })?);
+        }
+        let deadline = Instant::now() + STARTUP;
+        let stream = match listener {
+            Some(listener) => accept_until(&listener, deadline)?,
+            None => connect_until(address, deadline)?,
+        };
+        let _ = stream.set_nodelay(true);
+        let reading = stream
+            .try_clone()
+            .map_err(|e| Failure::Crashed(format!("cannot use the connection: {e}")))?;
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = Reader::new(reading);
+            loop {
+                let received = reader.receive();
+                let closed = matches!(received, Received::Closed);
+                if sender.send(received).is_err() || closed {
+                    break;
+                }
+            }
+        });
+        let (minutes, moves) = dxp_clock(control);
+        Ok(DxpPlayer { child, stream, messages, name: name.to_string(), minutes, moves })
+    }
+
+    fn send(&mut self, message: &Message) -> Result<(), Failure> {
+        let mut bytes = message.write().into_bytes();
+        log::trace!("{} < {}", self.name, String::from_utf8_lossy(&bytes));
+        bytes.push(0);
+        self.stream
+            .write_all(&bytes)
+            .and_then(|()| self.stream.flush())
+            .map_err(|e| Failure::Crashed(format!("the connection broke: {e}")))
+    }
+
+    /// The next message that is not chat, within `patience`.
+    fn receive(&mut self, patience: Duration) -> Result<Message, Failure> {
+        let deadline = Instant::now() + patience;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let text = match self.messages.recv_timeout(wait) {
+                Ok(Received::Text(text)) => text,
+                Ok(Received::Bad(why)) => {
+                    return Err(Failure::Protocol(format!(
+                        "sent something that is not DXP: {why}"
+                    )));
+                }
+                Ok(Received::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::Crashed("the connection closed".into()));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::Stalled(format!(
+                        "no message within {:.1} s",
+                        patience.as_secs_f64()
+                    )));
+                }
+            };
+            log::trace!("{} > {text}", self.name);
+            match Message::parse(&text) {
+                Ok(Message::Chat(chat)) => log::debug!("{}: {chat}", self.name),
+                Ok(message) => return Ok(message),
+                Err(why) => return Err(Failure::Protocol(format!("'{text}': {why}"))),
+            }
+        }
+    }
+}
+
+/// GAMEREQ's clock: whole minutes per player (at least one) and the moves in them (0: the
+/// whole game).
+fn dxp_clock(control: TimeControl) -> (u32, u32) {
+    let minutes = |seconds: f64| ((seconds / 60.0).ceil() as u32).clamp(1, 999);
+    match control {
+        TimeControl::Clock { moves, base, increment } => {
+            // Fischer increments have no field: add what 60 moves would bring.
+            let total = base.as_secs_f64() + 60.0 * increment.as_secs_f64();
+            (minutes(total), moves.unwrap_or(0).min(999))
+        }
+        TimeControl::PerMove(time) => (minutes(time.as_secs_f64() * 75.0), 75),
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => (0, 0),
+    }
+}
+
+fn accept_until(listener: &TcpListener, deadline: Instant) -> Result<TcpStream, Failure> {
+    listener.set_nonblocking(true).map_err(|e| Failure::Protocol(format!("cannot listen: {e}")))?;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                let _ = stream.set_nonblocking(false);
+                return Ok(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(Failure::Crashed(format!("the engine never connected: {e}"))),
+        }
+    }
+}
+
+fn connect_until(address: &str, deadline: Instant) -> Result<TcpStream, Failure> {
+    loop {
+        match TcpStream::connect(address) {
+            Ok(stream) => return Ok(stream),
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(Failure::Crashed(format!("cannot connect to {address}: {e}"))),
+        }
+    }
+}
+
+impl<R: Rules> Player<R> for DxpPlayer {
+    fn new_game(&mut self, start: &Position<R>, side: Side) -> Result<(), Failure> {
+        let request = Message::GameRequest {
+            version: 1,
+            name: "damas match".to_string(),
+            follower: side,
+            minutes: self.minutes,
+            moves: self.moves,
+            position: Some((start.side_to_move(), board::write(start))),
+        };
+        self.send(&request)?;
+        loop {
+            match self.receive(STARTUP)? {
+                Message::GameAccept { code: 0, .. } => return Ok(()),
+                Message::GameAccept { code, .. } => {
+                    return Err(Failure::Protocol(format!("refused the game (code {code})")));
+                }
+                // The acknowledgement of the previous game's end, if late.
+                Message::GameEnd { .. } => {}
+                other => {
+                    return Err(Failure::Protocol(format!("answered GAMEREQ with {other:?}")));
+                }
+            }
+        }
+    }
+
+    fn opponent_moved(&mut self, _game: &Game<R>, mv: &MoveOf<R>) -> Result<(), Failure> {
+        let squares = board::move_squares::<R>(mv);
+        self.send(&Message::Move {
+            seconds: 0,
+            from: squares.from,
+            to: squares.to,
+            captured: squares.captured,
+        })
+    }
+
+    fn go(
+        &mut self,
+        game: &Game<R>,
+        _limit: MoveLimit,
+        patience: Duration,
+    ) -> Result<Reply<R>, Failure> {
+        let deadline = Instant::now() + patience;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.receive(wait)? {
+                Message::Move { from, to, captured, .. } => {
+                    let wanted = board::MoveSquares { from, to, captured };
+                    let legal = game.legal_moves();
+                    return board::find_move::<R>(legal.as_slice(), &wanted)
+                        .map(|mv| Reply { mv, score: None, depth: None })
+                        .ok_or_else(|| {
+                            Failure::IllegalMove(format!(
+                                "{}-{} capturing {:?}",
+                                wanted.from, wanted.to, wanted.captured
+                            ))
+                        });
+                }
+                Message::BackRequest { .. } => self.send(&Message::BackAccept { code: 1 })?,
+                Message::GameEnd { reason, .. } => {
+                    return Err(Failure::Protocol(format!(
+                        "ended the game (GAMEEND reason {reason}) instead of moving"
+                    )));
+                }
+                other => {
+                    return Err(Failure::Protocol(format!("sent {other:?} instead of a move")));
+                }
+            }
+        }
+    }
+
+    fn game_over(&mut self, _game: &Game<R>, _result: &str) {
+        let _ = self.send(&Message::GameEnd { reason: 0, stop: 0 });
+    }
+}
+
+impl Drop for DxpPlayer {
+    fn drop(&mut self) {
+        let _ = self.send(&Message::GameEnd { reason: 0, stop: 1 });
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        if let Some(child) = &mut self.child {
+            for _ in 0..50 {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_given_in_whole_minutes() {
+        assert_eq!(dxp_clock("40/60+0.5".parse().unwrap()), (2, 40));
+        assert_eq!(dxp_clock("600+0".parse().unwrap()), (10, 0));
+        assert_eq!(dxp_clock("0.1".parse().unwrap()), (1, 75));
+        assert_eq!(dxp_clock("depth=5".parse().unwrap()), (0, 0));
+    }
+}

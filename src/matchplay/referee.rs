@@ -1,0 +1,318 @@
+//! The referee of one game: it asks each player for its moves in turn, keeps their clocks,
+//! checks every move with the game layer (legality under the whole game's rules, results,
+//! draws), adjudicates by the match's rules, and records the game. A player that crashes, stops
+//! answering, overruns its clock or plays an illegal move loses the game, with the reason.
+//!
+//! Depends on the game layer and the players' common interface; nothing here knows whether a
+//! player is a process, a connection or this program.
+
+use super::player::{Failure, Player};
+use super::tc::{Clock, TimeControl};
+use crate::game::{Game, GameRules, Verdict};
+use crate::position::{MoveOf, Position};
+use crate::rules::Rules;
+use crate::types::Side;
+use std::time::{Duration, Instant};
+
+/// Draw by agreement of the scores: from move `after` on, both engines have reported a score
+/// within `score` of zero for `moves` moves each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawAdjudication {
+    /// First move number at which it applies.
+    pub after: u32,
+    /// Moves of each side in a row.
+    pub moves: u32,
+    /// Bound in men.
+    pub score: f64,
+}
+
+/// Win by agreement of the scores: for `moves` moves each, one engine has reported at least
+/// `score` and the other at most `-score`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignAdjudication {
+    /// Moves of each side in a row.
+    pub moves: u32,
+    /// Bound in men.
+    pub score: f64,
+}
+
+/// How games are decided beyond the rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adjudication {
+    /// Draw by the engines' scores.
+    pub draw: Option<DrawAdjudication>,
+    /// Win by the engines' scores.
+    pub resign: Option<ResignAdjudication>,
+    /// A draw after this many moves of each side.
+    pub max_moves: Option<u32>,
+    /// Time an engine may overrun its clock before it loses.
+    pub margin: Duration,
+    /// With no clock (depth or node limits), how long a move may take before the engine is
+    /// taken to have stopped answering.
+    pub no_clock_patience: Duration,
+}
+
+/// Why a game ended, in the words of PDN's `Termination` tag (the PGN standard's, as
+/// cutechess-cli writes them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    /// By the rules: a win, or a draw the rules declare.
+    Normal,
+    /// By the referee: scores, the length limit.
+    Adjudication,
+    /// A player overran its clock.
+    TimeForfeit,
+    /// A player sent an illegal or unreadable move, or broke the protocol.
+    RulesInfraction,
+    /// A player's process ended or its connection closed.
+    Abandoned,
+    /// A player stopped answering.
+    StalledConnection,
+}
+
+impl Termination {
+    /// Every termination, in the order reports list them.
+    pub const ALL: [Termination; 6] = [
+        Termination::Normal,
+        Termination::Adjudication,
+        Termination::TimeForfeit,
+        Termination::RulesInfraction,
+        Termination::Abandoned,
+        Termination::StalledConnection,
+    ];
+
+    /// The tag's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+            Termination::StalledConnection => "stalled connection",
+        }
+    }
+}
+
+/// Who won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// This side won.
+    Win(Side),
+    /// Drawn.
+    Draw,
+}
+
+/// One move as played.
+#[derive(Clone, Debug)]
+pub struct PlayedMove<R: Rules> {
+    /// The move.
+    pub mv: MoveOf<R>,
+    /// Time it took, by the referee's watch.
+    pub took: Duration,
+    /// The mover's score in men, as it reported it.
+    pub score: Option<f64>,
+    /// Depth it reported.
+    pub depth: Option<u32>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord<R: Rules> {
+    /// The opening position.
+    pub start: Position<R>,
+    /// The moves.
+    pub moves: Vec<PlayedMove<R>>,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// The same in words (`white has no legal move`, `black: crashed: ...`).
+    pub reason: String,
+    /// The side whose player failed (it must be restarted before its next game).
+    pub failed: Option<Side>,
+}
+
+/// A side of the board: its player, its time control and its name.
+pub struct Seat<'a, R: Rules> {
+    /// The player.
+    pub player: &'a mut dyn Player<R>,
+    /// Its time control.
+    pub control: TimeControl,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// Scores of the last plies for the adjudication rules: the mover's score, per ply.
+struct ScoreRuns {
+    /// Plies in a row with both scores within the draw bound.
+    quiet: u32,
+    /// Plies in a row where the scores agree that this side wins (Side as index), by the bound.
+    winning: [u32; 2],
+}
+
+impl ScoreRuns {
+    fn record(&mut self, mover: Side, score: Option<f64>, rules: &Adjudication) {
+        let draw_bound = rules.draw.map_or(0.0, |draw| draw.score);
+        let win_bound = rules.resign.map_or(f64::INFINITY, |resign| resign.score);
+        match score {
+            Some(score) if score.abs() <= draw_bound => self.quiet += 1,
+            _ => self.quiet = 0,
+        }
+        let winner = match score {
+            Some(score) if score >= win_bound => Some(mover),
+            Some(score) if score <= -win_bound => Some(!mover),
+            _ => None,
+        };
+        for side in [Side::White, Side::Black] {
+            let run = &mut self.winning[side as usize];
+            *run = if winner == Some(side) { *run + 1 } else { 0 };
+        }
+    }
+}
+
+/// Plays one game from `start`, `white` against `black`, under the `rules` of the whole game.
+pub fn play<'a, R: Rules>(
+    start: Position<R>,
+    rules: GameRules,
+    white: Seat<'a, R>,
+    black: Seat<'a, R>,
+    adjudication: &Adjudication,
+) -> GameRecord<R> {
+    let mut game = Game::with_rules(start, rules);
+    let mut seats = [white, black];
+    let mut clocks = [Clock::new(seats[0].control), Clock::new(seats[1].control)];
+    let mut moves: Vec<PlayedMove<R>> = Vec::new();
+    let mut runs = ScoreRuns { quiet: 0, winning: [0, 0] };
+    let end = |moves: Vec<PlayedMove<R>>, result, termination, reason: String, failed| GameRecord {
+        start,
+        moves,
+        result,
+        termination,
+        reason,
+        failed,
+    };
+    let forfeit = |side: Side, termination, why: String, moves| {
+        let reason = format!("{} {why}", side_name(side));
+        end(moves, GameResult::Win(!side), termination, reason, Some(side))
+    };
+    for side in [Side::White, Side::Black] {
+        if let Err(failure) = seats[side as usize].player.new_game(&start, side) {
+            return forfeit(side, termination_of(&failure), failure.to_string(), moves);
+        }
+    }
+    let record = loop {
+        if let Some(verdict) = game.verdict() {
+            let (result, reason) = match verdict {
+                Verdict::Win(side, why) => (GameResult::Win(side), why.as_str().to_string()),
+                Verdict::Draw(why) => (GameResult::Draw, why.to_string()),
+            };
+            break end(moves, result, Termination::Normal, reason, None);
+        }
+        let plies = moves.len() as u32;
+        if let Some(max) = adjudication.max_moves {
+            if plies >= 2 * max {
+                break end(
+                    moves,
+                    GameResult::Draw,
+                    Termination::Adjudication,
+                    format!("{max} moves each"),
+                    None,
+                );
+            }
+        }
+        if let Some(draw) = adjudication.draw {
+            if plies / 2 + 1 >= draw.after && runs.quiet >= 2 * draw.moves {
+                let why = format!("both scores within {} for {} moves", draw.score, draw.moves);
+                break end(moves, GameResult::Draw, Termination::Adjudication, why, None);
+            }
+        }
+        if let Some(resign) = adjudication.resign {
+            if let Some(side) = [Side::White, Side::Black]
+                .into_iter()
+                .find(|&side| runs.winning[side as usize] >= 2 * resign.moves)
+            {
+                let why = format!(
+                    "both scores agree {} wins by {} for {} moves",
+                    side_name(side),
+                    resign.score,
+                    resign.moves
+                );
+                break end(moves, GameResult::Win(side), Termination::Adjudication, why, None);
+            }
+        }
+        let mover = game.position().side_to_move();
+        let index = mover as usize;
+        let clock = &mut clocks[index];
+        let patience = match clock.allowed() {
+            // Past its time and the margin it has lost; a little more tells a late answer (a
+            // time forfeit) from none at all.
+            Some(allowed) => allowed + adjudication.margin + Duration::from_secs(1) + allowed / 4,
+            None => adjudication.no_clock_patience,
+        };
+        let started = Instant::now();
+        let reply = seats[index].player.go(&game, clock.limit(), patience);
+        let took = started.elapsed();
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(failure) => {
+                break forfeit(mover, termination_of(&failure), failure.to_string(), moves);
+            }
+        };
+        if let Err(over) = clock.charge(took, adjudication.margin) {
+            let why = format!(
+                "took {:.3} s with {:.3} s on its clock",
+                over.took.as_secs_f64(),
+                over.allowed.as_secs_f64()
+            );
+            break forfeit(mover, Termination::TimeForfeit, why, moves);
+        }
+        if game.play(&reply.mv).is_err() {
+            let why = format!(
+                "played a move the game's history forbids ({})",
+                crate::notation::moves::to_pdn(game.position(), &reply.mv)
+            );
+            break forfeit(mover, Termination::RulesInfraction, why, moves);
+        }
+        runs.record(mover, reply.score, adjudication);
+        moves.push(PlayedMove { mv: reply.mv, took, score: reply.score, depth: reply.depth });
+        let opponent = !mover;
+        if let Err(failure) = seats[opponent as usize].player.opponent_moved(&game, &reply.mv) {
+            break forfeit(opponent, termination_of(&failure), failure.to_string(), moves);
+        }
+    };
+    let result = result_text::<R>(record.result);
+    for seat in &mut seats {
+        seat.player.game_over(&game, result);
+    }
+    record
+}
+
+fn termination_of(failure: &Failure) -> Termination {
+    match failure {
+        Failure::Crashed(_) => Termination::Abandoned,
+        Failure::Stalled(_) => Termination::StalledConnection,
+        Failure::IllegalMove(_) | Failure::Protocol(_) => Termination::RulesInfraction,
+    }
+}
+
+/// The PDN result: from the point of view of the side that moves first in the variant (FMJD's
+/// convention, which CheckerBoard follows: in English `1-0` is a win for Black), in the
+/// international set (`2-0`, `1-1`, `0-2`) on boards of 10x10 and larger.
+pub fn result_text<R: Rules>(result: GameResult) -> &'static str {
+    use crate::geometry::Geometry;
+    let large = R::Geo::SQUARES >= 50;
+    match (result, large) {
+        (GameResult::Draw, true) => "1-1",
+        (GameResult::Draw, false) => "1/2-1/2",
+        (GameResult::Win(side), true) if side == R::FIRST_TO_MOVE => "2-0",
+        (GameResult::Win(_), true) => "0-2",
+        (GameResult::Win(side), false) if side == R::FIRST_TO_MOVE => "1-0",
+        (GameResult::Win(_), false) => "0-1",
+    }
+}
