@@ -23,7 +23,8 @@ pub struct MatchArgs {
     /// An engine, as KEY=VALUE words up to the next flag: cmd="PROGRAM ARGS" (a Hub engine;
     /// without cmd= the built-in damas), name=NAME, dir=DIR, option.NAME=VALUE (Hub
     /// set-param), tc=SPEC (its own time control), depth=N, nodes=N, level=N, greedy,
-    /// proto=dxp with address=HOST:PORT (connect) or listen=HOST:PORT. Give it twice or more.
+    /// proto=dxp with address=HOST:PORT (connect) or listen=HOST:PORT (`{address}` in cmd= is
+    /// replaced by the address listened on). Give it twice or more.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     engine: Vec<String>,
     /// The `--engine` words, one list per `--engine` (clap's derive flattens them; `main` fills

@@ -2,7 +2,8 @@
 //! Initiator: it proposes each game with GAMEREQ (the opening as a custom position, the
 //! engine's colour, the clock in whole minutes), sends the opponent's moves as MOVE messages,
 //! reads the engine's, and ends each game with GAMEEND. It connects to an engine that listens
-//! (`address=`), or listens for one that connects (`listen=`), after starting its program.
+//! (`address=`), or listens for one that connects (`listen=`; `{address}` in its command is
+//! replaced by the address bound, so that `listen=127.0.0.1:0` lets the system pick the port).
 //!
 //! DXP has no per-move limit and counts time in minutes: the referee's clock decides forfeits,
 //! and an engine played at a few tenths of a second a move needs its own cap (damas:
@@ -65,6 +66,14 @@ impl DxpPlayer {
         } else {
             None
         };
+        // With `listen=HOST:0` the system picks the port; the engine's command learns it from
+        // `{address}`.
+        let bound = match &listener {
+            Some(listener) => listener.local_addr().map_or(address.to_string(), |a| a.to_string()),
+            None => address.to_string(),
+        };
+        let command: Vec<String> =
+            command.iter().map(|word| word.replace("{address}", &bound)).collect();
         let mut child = None;
         if let Some((program, arguments)) = command.split_first() {
             let mut process = Command::new(program);

@@ -1,0 +1,309 @@
+//! `damas match` as users run it: the real binary, real engine processes (damas in Hub and DXP
+//! mode, and scripted misbehaving ones from tests/engines), the PDN file read back and replayed.
+
+use damas::game::Game;
+use damas::game::replay::{Notation, play_moves};
+use damas::notation::{fen, pdn};
+use damas::rules::{English, International, Rules};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const DAMAS: &str = env!("CARGO_BIN_EXE_damas");
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(DAMAS).args(args).output().expect("run damas")
+}
+
+/// A fresh path in the target directory for a test's PDN file.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{name}-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Reads the PDN file and replays every game from its FEN tag with the game layer; returns the
+/// games with their final states.
+fn replay<R: Rules>(path: &PathBuf) -> Vec<(pdn::PdnGame, Game<R>)> {
+    let text = std::fs::read_to_string(path).expect("the PDN file");
+    let games = pdn::parse_all(&text).expect("the PDN file reads back");
+    games
+        .into_iter()
+        .map(|record| {
+            for tag in [
+                "Event",
+                "Site",
+                "Date",
+                "Round",
+                "White",
+                "Black",
+                "Result",
+                "FEN",
+                "TimeControl",
+                "Termination",
+            ] {
+                assert!(record.tag(tag).is_some(), "no {tag} tag in {record:?}");
+            }
+            let start = fen::parse::<R>(record.tag("FEN").unwrap()).expect("the FEN tag");
+            let mut game = Game::new(start);
+            play_moves(&mut game, record.moves.iter().map(String::as_str), Notation::PdnFirst)
+                .unwrap_or_else(|e| panic!("round {:?}: {e}", record.tag("Round")));
+            (record, game)
+        })
+        .collect()
+}
+
+#[test]
+fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
+    let cases = [
+        ("crash", "abandoned"),
+        ("illegal", "rules infraction"),
+        ("garbage", "rules infraction"),
+        ("overrun", "time forfeit"),
+        ("silent", "stalled connection"),
+    ];
+    for (mode, termination) in cases {
+        let path = scratch(&format!("misbehave-{mode}"));
+        let engine = format!("cmd=python3 {script} {mode} 3 {DAMAS} hub");
+        let output = damas(&[
+            "match",
+            "--engine",
+            &engine,
+            "name=bad",
+            "--engine",
+            "depth=2",
+            "name=good",
+            "--tc",
+            "0.2",
+            "-n",
+            "4",
+            "--pdn",
+            path.to_str().unwrap(),
+        ]);
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{mode}: {stdout}{stderr}");
+        assert!(stdout.contains("4 games"), "{mode}: {stdout}");
+        assert!(stdout.contains(&format!("terminations: {termination} 4")), "{mode}: {stdout}");
+        let games = replay::<English>(&path);
+        assert_eq!(games.len(), 4, "{mode}");
+        for (record, game) in games {
+            assert_eq!(record.tag("Termination"), Some(termination), "{mode}");
+            // The misbehaving engine played two moves and lost at its third.
+            assert!((4..=5).contains(&game.moves().count()), "{mode}: {record:?}");
+            let bad_is_white = record.tag("White") == Some("bad");
+            // English results are written from the first player's side (Black): 1-0 is Black's win.
+            let expected = if bad_is_white { "1-0" } else { "0-1" };
+            assert_eq!(record.result.as_deref(), Some(expected), "{mode}: {record:?}");
+            assert_eq!(record.tag("Result"), Some(expected));
+        }
+    }
+}
+
+#[test]
+fn a_match_of_hub_engines_at_once_is_recorded_whole_and_its_counts_agree_with_the_games() {
+    let path = scratch("hub-match");
+    let engine = format!("cmd={DAMAS} hub");
+    let output = damas(&[
+        "match",
+        "--engine",
+        &engine,
+        "name=hub-d3",
+        "depth=3",
+        "--engine",
+        "name=builtin-d2",
+        "depth=2",
+        "-n",
+        "12",
+        "--concurrency",
+        "3",
+        "--pdn",
+        path.to_str().unwrap(),
+        "--openings",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/book/openings/english-3move-ballots.tsv"),
+        "--shuffle",
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let games = replay::<English>(&path);
+    assert_eq!(games.len(), 12);
+    let mut rounds: Vec<(u32, f64)> = Vec::new();
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for (record, game) in &games {
+        assert_eq!(record.tag("GameType"), Some("21"));
+        assert_eq!(
+            record.tag("TimeControl"),
+            Some("depth=3 / depth=2")
+                .filter(|_| record.tag("White") == Some("hub-d3"))
+                .or(Some("depth=2 / depth=3"))
+        );
+        if record.tag("Termination") == Some("normal") {
+            // The game's own end is the one recorded.
+            let verdict = game.verdict().expect("a normal ending is an ending of the rules");
+            let first_won = matches!(verdict, damas::game::Verdict::Win(side, _) if side == English::FIRST_TO_MOVE);
+            let expected = match verdict {
+                damas::game::Verdict::Draw(_) => "1/2-1/2",
+                _ if first_won => "1-0",
+                _ => "0-1",
+            };
+            assert_eq!(record.result.as_deref(), Some(expected));
+        }
+        // hub-d3's points.
+        let hub_is_black = record.tag("Black") == Some("hub-d3");
+        let points = match record.result.as_deref() {
+            Some("1/2-1/2") => 0.5,
+            Some("1-0") if hub_is_black => 1.0,
+            Some("0-1") if !hub_is_black => 1.0,
+            _ => 0.0,
+        };
+        match points {
+            1.0 => wins += 1,
+            0.5 => draws += 1,
+            _ => losses += 1,
+        }
+        rounds.push((record.tag("Round").unwrap().parse().unwrap(), points));
+    }
+    assert!(
+        std::fs::read_to_string(&path).unwrap().contains("/3 0."),
+        "moves carry score/depth and time comments"
+    );
+    assert!(
+        stdout.contains(&format!("hub-d3 vs builtin-d2: +{wins} ={draws} -{losses}")),
+        "{stdout}"
+    );
+    // Rounds 2k-1 and 2k are one opening with colours reversed: the pentanomial counts.
+    rounds.sort_by_key(|(round, _)| *round);
+    let mut counts = [0; 5];
+    for pair in rounds.chunks(2) {
+        counts[((pair[0].1 + pair[1].1) * 2.0) as usize] += 1;
+    }
+    let printed = format!(
+        "(0, 0.5, 1, 1.5, 2): {} {} {} {} {}",
+        counts[0], counts[1], counts[2], counts[3], counts[4]
+    );
+    assert!(stdout.contains(&printed), "{printed} in {stdout}");
+}
+
+#[test]
+fn a_dxp_only_engine_plays_full_games_through_the_referee() {
+    let path = scratch("dxp-match");
+    let engine = format!("cmd={DAMAS} dxp --connect {{address}} --max-move-time 0.02 --threads 1");
+    let output = damas(&[
+        "match",
+        "-v",
+        "international",
+        "--engine",
+        "proto=dxp",
+        "listen=127.0.0.1:0",
+        &engine,
+        "name=dxp",
+        "tc=0/120",
+        "--engine",
+        "name=builtin",
+        "tc=0.02",
+        "-n",
+        "2",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let games = replay::<International>(&path);
+    assert_eq!(games.len(), 2);
+    for (record, game) in &games {
+        assert!(matches!(record.tag("Termination"), Some("normal" | "adjudication")), "{record:?}");
+        assert!(game.moves().count() >= 20, "{record:?}");
+        assert_eq!(record.tag("GameType"), Some("20"));
+    }
+}
+
+#[test]
+fn the_sprt_ends_a_lopsided_match_early() {
+    let output = damas(&[
+        "match",
+        "--engine",
+        "depth=4",
+        "name=strong",
+        "--engine",
+        "greedy",
+        "-n",
+        "400",
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "model=logistic",
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let games: u32 = stdout.split_whitespace().next().unwrap().parse().unwrap();
+    // It decides after about 55 pairs (every pair won; the zero counts are regularized).
+    assert!(games < 150, "{stdout}");
+}
+
+#[test]
+fn three_engines_meet_in_a_round_robin_or_a_gauntlet() {
+    for (tournament, pairings) in [("round-robin", 3), ("gauntlet", 2)] {
+        let output = damas(&[
+            "match",
+            "--engine",
+            "depth=3",
+            "--engine",
+            "depth=2",
+            "--engine",
+            "greedy",
+            "-n",
+            "2",
+            "--tournament",
+            tournament,
+        ]);
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{stdout}{stderr}");
+        assert!(stdout.starts_with(&format!("{} games", 2 * pairings)), "{stdout}");
+        assert_eq!(stdout.matches(" vs ").count(), pairings, "{stdout}");
+    }
+}
+
+#[test]
+fn bad_match_arguments_are_one_clear_error() {
+    for (args, message) in [
+        (vec!["match", "--engine", "depth=3"], "two engines"),
+        (vec!["match", "--engine", "depth=3", "--engine", "frob=1"], "unknown key 'frob'"),
+        (
+            vec!["match", "--engine", "depth=3", "--engine", "greedy", "--tc", "fast"],
+            "time control",
+        ),
+        (
+            vec!["match", "--engine", "cmd=/nonexistent/engine", "--engine", "greedy"],
+            "cannot start",
+        ),
+        (
+            vec!["match", "--engine", "greedy", "--engine", "greedy", "--sprt", "elo0=5", "elo1=0"],
+            "elo0",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "greedy",
+                "--engine",
+                "depth=2",
+                "--openings",
+                "/nonexistent",
+            ],
+            "cannot read",
+        ),
+    ] {
+        let output = damas(&args);
+        let (stdout, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
