@@ -8,49 +8,19 @@ use damas::notation::squares;
 use damas::position::Position;
 use damas::protocol::dxp::{Message, Reader, Received};
 use damas::rules::{International, Numbering};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::DxpServer;
 
 /// Starts `damas dxp` on a free port and connects to it.
-fn connect(extra: &[&str]) -> (Server, TcpStream) {
-    // Port 0: the engine binds a free port itself and logs which. Finding one here by binding
-    // port 0 and dropping the listener races with the other test: a child it spawns at that
-    // moment holds a copy of the listening socket until its exec, and a connect in that window
-    // lands in the copy's queue and is reset when the copy closes.
-    let mut args =
-        vec!["dxp", "--listen", "127.0.0.1:0", "--max-move-time", "0.05", "--threads", "1"];
+fn connect(extra: &[&str]) -> (DxpServer, TcpStream) {
+    let mut args = vec!["--max-move-time", "0.05", "--threads", "1"];
     args.extend_from_slice(extra);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(&args)
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start damas dxp");
-    let stderr = child.stderr.take().expect("stderr");
-    let server = Server(child);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    // Read stderr to the end: a warning per bad message would otherwise fill the pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(address) = line.split("DXP: listening on ").nth(1) {
-                let _ = sender.send(address.to_string());
-            }
-        }
-    });
-    let address = receiver.recv_timeout(Duration::from_secs(30)).expect("damas dxp did not listen");
+    let (server, address) = common::dxp_listener(&args);
     let stream = TcpStream::connect(&address).expect("connect to damas dxp");
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     (server, stream)
@@ -182,7 +152,7 @@ fn initiator_proposes_and_plays_white() {
         .stderr(Stdio::null())
         .spawn()
         .expect("start damas dxp");
-    let _server = Server(child);
+    let _server = DxpServer(child);
     let (mut stream, _) = listener.accept().unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut reader = Reader::new(stream.try_clone().unwrap());

@@ -199,29 +199,7 @@ fn text_mode_survives_random_lines() {
 
 #[test]
 fn dxp_listener_survives_garbage() {
-    // Port 0: the engine binds a free port itself and logs which. Finding one here by binding
-    // port 0 and dropping the listener races with the other tests: a child they spawn at that
-    // moment holds a copy of the listening socket until its exec, and a connect in that window
-    // lands in the copy's queue and is reset when the copy closes (no reply, then the end).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(["dxp", "--listen", "127.0.0.1:0", "--max-move-time", "0.01", "--threads", "1"])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start damas dxp");
-    let stderr = child.stderr.take().expect("stderr");
-    let (sender, receiver) = std::sync::mpsc::channel();
-    // Read stderr to the end: a warning per bad message would otherwise fill the pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(address) = line.split("DXP: listening on ").nth(1) {
-                let _ = sender.send(address.to_string());
-            }
-        }
-    });
-    let address = receiver.recv_timeout(Duration::from_secs(30)).expect("no listener");
+    let (_server, address) = common::dxp_listener(&["--max-move-time", "0.01", "--threads", "1"]);
     let mut stream = TcpStream::connect(&address).expect("connect to damas dxp");
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut rng = Rng(14);
@@ -280,6 +258,4 @@ fn dxp_listener_survives_garbage() {
         matches!(&reply, damas::protocol::dxp::Received::Text(t) if t.starts_with('A') && t.ends_with('0')),
         "{reply:?}"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::notation::{hub, moves};
 use crate::position::{MoveOf, Position};
 use crate::protocol::hub::hub_name;
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant};
 use crate::types::Side;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -42,7 +42,7 @@ impl HubPlayer {
         command: &[String],
         dir: Option<&str>,
         options: &[(String, String)],
-        variant: crate::rules::Variant,
+        variant: Variant,
     ) -> Result<Self, Failure> {
         let (program, arguments) =
             command.split_first().ok_or_else(|| Failure::Protocol("no command".into()))?;
@@ -68,7 +68,7 @@ impl HubPlayer {
         let mut player = HubPlayer { child, input, output, name: name.to_string() };
         player.send("hub")?;
         player.expect("wait", STARTUP, |_| {})?;
-        player.send(&format!("set-param name=variant value={}", hub_name(variant)))?;
+        player.send(&format!("set-param name=variant value={}", variant_name(variant)))?;
         for (option, value) in options {
             player.send(&format!("set-param name={option} value={value}"))?;
         }
@@ -129,6 +129,17 @@ impl HubPlayer {
                 }
             }
         }
+    }
+}
+
+/// The variant's name in `set-param`: Scan's names where Scan plays the variant (`normal`,
+/// `killer`, `bt`, `frisian`, `losing`, from its `variant` param), damas's elsewhere; damas
+/// reads both.
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Breakthrough => "bt",
+        Variant::Antidraughts => "losing",
+        other => hub_name(other),
     }
 }
 
@@ -235,6 +246,9 @@ mod tests {
             "level time=0.300 inc=0.500"
         );
         assert_eq!(level_line(MoveLimit::Depth(9)), "level depth=9");
+        for variant in Variant::ALL {
+            assert_eq!(variant_name(*variant).parse::<Variant>(), Ok(*variant), "damas reads it");
+        }
         assert_eq!(value("info depth=7 score=-0.25 pv=\"a b\"", "score"), Some("-0.25"));
         assert_eq!(value("done move=32-28 ponder=17-22", "move"), Some("32-28"));
     }

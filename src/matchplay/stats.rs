@@ -559,6 +559,12 @@ mod tests {
         // fishtest's get_elo([10, 30, 60]) = (190.848501887865, 62.04503547151819)
         assert_estimate(estimate, 190.848501887865, 62.04503547151819, 1e-9);
         assert_close(estimate.margin(), 62.04503547151819, 1e-9, "margin");
+        // A 200-game English match of damas against its level 16 (session 8, 4 games at a time
+        // at 0.02 s a move), through fishtest's get_elo([L, D, W]) and get_elo on its pairs.
+        let games = Trinomial { wins: 139, draws: 57, losses: 4 };
+        assert_estimate(games.elo().unwrap(), 284.852580157596, 45.662628054349824, 1e-9);
+        let pairs = Pentanomial { counts: [0, 2, 14, 31, 53] };
+        assert_estimate(pairs.elo().unwrap(), 284.84189016080694, 50.37015746089732, 1e-9);
     }
 
     #[test]
@@ -668,6 +674,9 @@ mod tests {
             ),
             // A zero count, regularized.
             ([0, 18, 52, 25, 5], (0.0, 5.0), 0.7782004002680263, (0.0, 5.0), 0.4361113252394621),
+            // A 200-game English match of damas against its level 18 (session 8), through
+            // fishtest's own LLR_logistic and LLR_normalized.
+            ([0, 2, 21, 46, 31], (0.0, 10.0), 2.836742336618116, (0.0, 10.0), 2.886080999409545),
             ([3, 20, 50, 22, 5], (0.0, 5.0), 0.17838022438187504, (0.0, 5.0), 0.12162384964970863),
             (
                 [40, 800, 2500, 1000, 60],

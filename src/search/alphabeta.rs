@@ -373,61 +373,29 @@ impl<R: Rules> Searcher<R> {
             // A forced move costs no depth; captures are never reduced.
             let extension = i32::from(forced && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
+            // The child's search on the window (low, high) of this node, its score from here.
+            let search_child =
+                |searcher: &mut Self, depth: i32, low: Value, high: Value, pv: bool| {
+                    -searcher.search(&child, next, depth, -high, -low, ply + 1, pv, tt, control)
+                };
             let mut score;
             if count == 0 {
-                score = -self.search(
-                    &child,
-                    next,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    tt,
-                    control,
-                );
+                score = search_child(self, new_depth, alpha, beta, pv_node);
             } else {
                 let reduce = if depth >= 3 && count >= 3 && !mv.is_capture() && !pv_node {
                     1 + i32::from(count >= 8)
                 } else {
                     0
                 };
-                score = -self.search(
-                    &child,
-                    next,
-                    new_depth - reduce,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    tt,
-                    control,
-                );
+                // Principal variation search: a null window first (reduced for late quiet
+                // moves), the full depth when a reduced search beats alpha, the full window
+                // when the score lands inside it.
+                score = search_child(self, new_depth - reduce, alpha, alpha + 1, false);
                 if score > alpha && reduce > 0 {
-                    score = -self.search(
-                        &child,
-                        next,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        tt,
-                        control,
-                    );
+                    score = search_child(self, new_depth, alpha, alpha + 1, false);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(
-                        &child,
-                        next,
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        tt,
-                        control,
-                    );
+                    score = search_child(self, new_depth, alpha, beta, true);
                 }
             }
             self.path.pop();

@@ -1,5 +1,6 @@
-//! Helpers shared by the rule tests: read a FEN, list the legal moves as PDN or Hub text with a
-//! duplicate check, play a move by its text. Each test file uses a subset.
+//! Helpers shared by the tests: read a FEN, list the legal moves as PDN or Hub text with a
+//! duplicate check, play a move by its text, a seeded random generator, and a `damas dxp`
+//! listener on a port of its own choosing. Each test file uses a subset.
 #![allow(dead_code)]
 
 use damas::movegen::legal_moves;
@@ -94,4 +95,50 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+}
+
+/// A `damas dxp` process, killed when dropped.
+pub struct DxpServer(pub std::process::Child);
+
+impl Drop for DxpServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `damas dxp --listen 127.0.0.1:0` with `extra` arguments and returns it with the
+/// address it bound.
+///
+/// Port 0: the engine binds a free port itself and logs which. Finding one here by binding port
+/// 0 and dropping the listener races with the other tests: a child they spawn at that moment
+/// holds a copy of the listening socket until its exec, and a connect in that window lands in
+/// the copy's queue and is reset when the copy closes.
+pub fn dxp_listener(extra: &[&str]) -> (DxpServer, String) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["dxp", "--listen", "127.0.0.1:0"])
+        .args(extra)
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start damas dxp");
+    let stderr = child.stderr.take().expect("stderr");
+    let server = DxpServer(child);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    // Read stderr to the end: a warning per bad message would otherwise fill the pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(address) = line.split("DXP: listening on ").nth(1) {
+                let _ = sender.send(address.to_string());
+            }
+        }
+    });
+    let address = receiver
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("damas dxp did not listen");
+    (server, address)
 }

@@ -45,7 +45,7 @@ def main() -> int:
         os.remove(pdn_path)
     command = [damas, "match", "--variant", args.variant,
                "--engine", f"cmd={damas} hub", "name=full",
-               "--engine", f"cmd={damas} hub", "name=level16", "level=16",
+               "--engine", f"cmd={damas} hub", "name=level16", "level=16", "--each", "option.threads=1",
                "--games", str(args.games), "--concurrency", str(args.concurrency), "--tc", args.tc,
                "--pdn", pdn_path]
     if args.variant == "english":
