@@ -273,6 +273,7 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
 struct Bar {
     bar: indicatif::ProgressBar,
     verbose: bool,
+    started: std::time::Instant,
 }
 
 impl Observer for Bar {
@@ -290,6 +291,18 @@ impl Observer for Bar {
         }
         self.bar.set_position(u64::from(report.finished));
         self.bar.set_message(report.standing.clone());
+        // Where stderr is not a terminal (a log file, CI) the bar hides itself: a line every
+        // tenth of the match instead.
+        let step = (report.total / 10).max(1);
+        if self.bar.is_hidden() && !self.verbose && report.finished % step == 0 {
+            let elapsed = self.started.elapsed().as_secs_f64();
+            let left =
+                elapsed / f64::from(report.finished) * f64::from(report.total - report.finished);
+            eprintln!(
+                "{}/{} games, {} ({:.0} s, about {:.0} s left)",
+                report.finished, report.total, report.standing, elapsed, left
+            );
+        }
     }
 }
 
@@ -308,7 +321,7 @@ pub fn run(args: &MatchArgs) -> Result<(), UserError> {
     let bar =
         indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr());
     bar.set_style(style);
-    let mut observer = Bar { bar, verbose: args.verbose };
+    let mut observer = Bar { bar, verbose: args.verbose, started: std::time::Instant::now() };
     let report = with_variant!(variant, R => damas::matchplay::run::<R>(&settings, &mut observer))
         .map_err(UserError)?;
     observer.bar.finish_and_clear();
