@@ -8,10 +8,10 @@
 //!
 //! Depends on the rules library, `eval` and the sibling modules; it never prints.
 
-use super::Control;
 pub use super::score::{MAX_PLY, Value, WIN, WIN_BOUND};
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
+use super::{Control, params};
 use crate::bitset::BitSet;
 use crate::eval::Evaluator;
 use crate::game::{Counters, Game, GameRules, Judgement, Verdict};
@@ -327,6 +327,25 @@ impl<R: Rules> Searcher<R> {
             }
             if let Some(tt_move) = entry.mv {
                 promote(&list, tt_move, &mut order);
+            }
+        }
+        // Step 4b. Quiet positions far above beta near the horizon: cut on the evaluation, when
+        // neither side has a capture (one would change the material the evaluation counts).
+        if !pv_node
+            && ply > 0
+            && depth <= params::STATIC_CUT_DEPTH
+            && beta.abs() < WIN_BOUND
+            && !list.as_slice()[0].is_capture()
+        {
+            let eval = self.evaluate(position);
+            if eval - params::STATIC_CUT_MARGIN * depth >= beta {
+                let mut passed = *position;
+                passed.pass();
+                if !has_capture(&passed) {
+                    self.lists[ply] = list;
+                    self.orders[ply] = order;
+                    return eval;
+                }
             }
         }
         // Step 5. Principal variation search.

@@ -9,6 +9,7 @@ pub mod alphabeta;
 pub mod config;
 mod iterate;
 pub mod level;
+pub mod params;
 pub mod score;
 mod smp;
 pub mod time;
