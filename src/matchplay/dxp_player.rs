@@ -9,7 +9,7 @@
 //! and an engine played at a few tenths of a second a move needs its own cap (damas:
 //! `dxp --max-move-time`). Depends on the game layer, notation and the DXP message layer.
 
-use super::player::{Failure, Player, Reply};
+use super::player::{Failure, Player, Reply, end_process};
 use super::tc::{MoveLimit, TimeControl};
 use crate::game::Game;
 use crate::geometry::Geometry;
@@ -277,14 +277,7 @@ impl Drop for DxpPlayer {
         let _ = self.send(&Message::GameEnd { reason: 0, stop: 1 });
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
         if let Some(child) = &mut self.child {
-            for _ in 0..50 {
-                if let Ok(Some(_)) = child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
+            end_process(child);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! Each failure is told apart: the process ending (crash), no `done` within the patience
 //! (stalled), a `done` whose move is not legal here. Depends on the game layer and notation.
 
-use super::player::{Failure, Player, Reply};
+use super::player::{Failure, Player, Reply, end_process};
 use super::tc::MoveLimit;
 use crate::game::Game;
 use crate::notation::{hub, moves};
@@ -209,15 +209,7 @@ impl<R: Rules> Player<R> for HubPlayer {
 impl Drop for HubPlayer {
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());
-        // A well-behaved engine quits at once; one that is stalled or busy is killed.
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_process(&mut self.child);
     }
 }
 

@@ -80,6 +80,19 @@ pub trait Player<R: Rules>: Send {
     fn game_over(&mut self, _game: &Game<R>, _result: &str) {}
 }
 
+/// Ends an engine's process after it was asked to quit: a well-behaved engine is gone within
+/// 0.1 s; one that is stalled or busy is killed.
+pub fn end_process(child: &mut std::process::Child) {
+    for _ in 0..50 {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// damas's own search in this process, or its 1-ply greedy player.
 pub struct Builtin<R: Rules> {
     engine: Box<Engine<R>>,
