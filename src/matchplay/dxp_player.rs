@@ -155,17 +155,20 @@ impl DxpPlayer {
     }
 }
 
-/// GAMEREQ's clock: whole minutes per player (at least one) and the moves in them (0: the
-/// whole game).
+/// GAMEREQ's clock: whole minutes per player (at least one), for a game of 150 moves, and no
+/// number of moves. DXP's "number of moves" is the game's length (damas, Scan and others end
+/// the game themselves when it is reached), not a period that refills the clock, so it is never
+/// sent: the referee ends the game by its own rules.
 fn dxp_clock(control: TimeControl) -> (u32, u32) {
+    const GAME_MOVES: f64 = 150.0;
     let minutes = |seconds: f64| ((seconds / 60.0).ceil() as u32).clamp(1, 999);
     match control {
         TimeControl::Clock { moves, base, increment } => {
-            // Fischer increments have no field: add what 60 moves would bring.
-            let total = base.as_secs_f64() + 60.0 * increment.as_secs_f64();
-            (minutes(total), moves.unwrap_or(0).min(999))
+            let periods = moves.map_or(1.0, |moves| GAME_MOVES / f64::from(moves));
+            let total = base.as_secs_f64() * periods + GAME_MOVES * increment.as_secs_f64();
+            (minutes(total), 0)
         }
-        TimeControl::PerMove(time) => (minutes(time.as_secs_f64() * 75.0), 75),
+        TimeControl::PerMove(time) => (minutes(time.as_secs_f64() * GAME_MOVES), 0),
         TimeControl::Depth(_) | TimeControl::Nodes(_) => (0, 0),
     }
 }
@@ -288,9 +291,10 @@ mod tests {
 
     #[test]
     fn clocks_are_given_in_whole_minutes() {
-        assert_eq!(dxp_clock("40/60+0.5".parse().unwrap()), (2, 40));
+        // 60 s for 40 moves, for 150 moves: 225 s, and 75 s of increments.
+        assert_eq!(dxp_clock("40/60+0.5".parse().unwrap()), (5, 0));
         assert_eq!(dxp_clock("600+0".parse().unwrap()), (10, 0));
-        assert_eq!(dxp_clock("0.1".parse().unwrap()), (1, 75));
+        assert_eq!(dxp_clock("0.1".parse().unwrap()), (1, 0));
         assert_eq!(dxp_clock("depth=5".parse().unwrap()), (0, 0));
     }
 }
