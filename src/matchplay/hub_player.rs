@@ -12,7 +12,7 @@ use super::tc::MoveLimit;
 use crate::game::Game;
 use crate::notation::{hub, moves};
 use crate::position::{MoveOf, Position};
-use crate::protocol::hub::hub_name;
+use crate::protocol::hub::{hub_name, tokenize};
 use crate::rules::{Rules, Variant};
 use crate::types::Side;
 use std::io::{BufRead, BufReader, Write};
@@ -162,11 +162,6 @@ fn level_line(limit: MoveLimit) -> String {
     }
 }
 
-/// The value of `key=` in a Hub line (quoted values are not needed here).
-fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    line.split_whitespace().find_map(|word| word.strip_prefix(key)?.strip_prefix('='))
-}
-
 impl<R: Rules> Player<R> for HubPlayer {
     fn new_game(&mut self, _start: &Position<R>, _side: Side) -> Result<(), Failure> {
         self.send("new-game")
@@ -189,16 +184,20 @@ impl<R: Rules> Player<R> for HubPlayer {
         self.send("go think")?;
         let (mut score, mut depth) = (None, None);
         let done = self.expect("done", patience, |line| {
-            if line.starts_with("info") {
-                if let Some(text) = value(line, "score") {
+            let Ok(info) = tokenize(line) else { return };
+            if info.command == "info" {
+                if let Some(text) = info.value("score") {
                     score = text.parse::<f64>().ok().filter(|s| s.is_finite()).or(score);
                 }
-                if let Some(text) = value(line, "depth") {
+                if let Some(text) = info.value("depth") {
                     depth = text.parse().ok().or(depth);
                 }
             }
         })?;
-        let text = value(&done, "move")
+        let answer = tokenize(&done).ok();
+        let text = answer
+            .as_ref()
+            .and_then(|answer| answer.value("move"))
             .ok_or_else(|| Failure::IllegalMove(format!("no move in '{done}'")))?;
         let mv: MoveOf<R> = moves::parse_hub(game.position(), text)
             .map_err(|e| Failure::IllegalMove(format!("'{text}': {e}")))?;
@@ -241,7 +240,9 @@ mod tests {
         for variant in Variant::ALL {
             assert_eq!(variant_name(*variant).parse::<Variant>(), Ok(*variant), "damas reads it");
         }
-        assert_eq!(value("info depth=7 score=-0.25 pv=\"a b\"", "score"), Some("-0.25"));
-        assert_eq!(value("done move=32-28 ponder=17-22", "move"), Some("32-28"));
+        let info = tokenize("info depth=7 score=-0.25 pv=\"a b\"").unwrap();
+        assert_eq!(info.value("score"), Some("-0.25"));
+        let done = tokenize("done move=32-28 ponder=17-22").unwrap();
+        assert_eq!(done.value("move"), Some("32-28"));
     }
 }
