@@ -139,6 +139,15 @@ pub enum Command {
     /// counts of game pairs and an optional SPRT. E.g. `damas match --engine cmd="./new hub"
     /// --engine cmd="./old hub" --tc 0.1 --games 200 --concurrency 2 --pdn games.pdn`.
     Match(crate::match_cli::MatchArgs),
+    /// Plays seeded self-play games at a fixed node count on all cores and writes their quiet
+    /// positions with the search score and the result: training data for `damas train`.
+    /// Resumes a file it finds. E.g. `damas datagen --variant english --games 20000 --out
+    /// english.data`.
+    Datagen(crate::train_cli::DatagenArgs),
+    /// Trains pattern evaluation weights on `damas datagen` files and writes a weight file (for
+    /// the `eval-file` option). E.g. `damas train --variant english --data english.data --out
+    /// english.dmw`.
+    Train(crate::train_cli::TrainArgs),
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
     /// `--file` analyses one FEN per line; `--pdn` annotates every move of a PDN game.
@@ -336,6 +345,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             })
         }
         Command::Match(args) => crate::match_cli::run(&args),
+        Command::Datagen(args) => crate::train_cli::run_datagen(&args),
+        Command::Train(args) => crate::train_cli::run_train(&args),
         Command::Variants => {
             for variant in Variant::ALL {
                 println!("{:<16} {}", variant.name(), variant.description());

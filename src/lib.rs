@@ -21,6 +21,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bitset;
+pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod geometry;
@@ -32,4 +33,5 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod train;
 pub mod types;

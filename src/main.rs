@@ -3,6 +3,8 @@
 
 mod cli;
 mod match_cli;
+mod progress;
+mod train_cli;
 
 use clap::{CommandFactory, FromArgMatches};
 use std::process::ExitCode;

@@ -268,41 +268,23 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
     })
 }
 
-/// A bar with the games played, the score and the time left (indicatif), and with `--verbose`
+/// The progress bar with the games played, the score and the time left, and with `--verbose`
 /// a line per game.
 struct Bar {
-    bar: indicatif::ProgressBar,
+    progress: crate::progress::Progress,
     verbose: bool,
-    started: std::time::Instant,
 }
 
 impl Observer for Bar {
     fn started(&mut self, total: u32) {
-        self.bar.set_length(u64::from(total));
+        self.progress.set_total(u64::from(total));
     }
 
     fn finished(&mut self, report: &GameReport) {
         if self.verbose {
-            if self.bar.is_hidden() {
-                eprintln!("{}", report.line);
-            } else {
-                self.bar.println(&report.line);
-            }
+            self.progress.println(&report.line);
         }
-        self.bar.set_position(u64::from(report.finished));
-        self.bar.set_message(report.standing.clone());
-        // Where stderr is not a terminal (a log file, CI) the bar hides itself: a line every
-        // tenth of the match instead.
-        let step = (report.total / 10).max(1);
-        if self.bar.is_hidden() && !self.verbose && report.finished % step == 0 {
-            let elapsed = self.started.elapsed().as_secs_f64();
-            let left =
-                elapsed / f64::from(report.finished) * f64::from(report.total - report.finished);
-            eprintln!(
-                "{}/{} games, {} ({:.0} s, about {:.0} s left)",
-                report.finished, report.total, report.standing, elapsed, left
-            );
-        }
+        self.progress.update(u64::from(report.finished), &report.standing, self.verbose);
     }
 }
 
@@ -314,17 +296,11 @@ impl Observer for Bar {
 pub fn run(args: &MatchArgs) -> Result<(), UserError> {
     let variant: Variant = args.variant.parse()?;
     let settings = settings(args)?;
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]",
-    )
-    .map_err(|e| UserError(format!("progress bar: {e}")))?;
-    let bar =
-        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr());
-    bar.set_style(style);
-    let mut observer = Bar { bar, verbose: args.verbose, started: std::time::Instant::now() };
+    let progress = crate::progress::Progress::new(0, "games")?;
+    let mut observer = Bar { progress, verbose: args.verbose };
     let report = with_variant!(variant, R => damas::matchplay::run::<R>(&settings, &mut observer))
         .map_err(UserError)?;
-    observer.bar.finish_and_clear();
+    observer.progress.finish();
     print!("{report}");
     Ok(())
 }

@@ -176,10 +176,12 @@ fn hub_handshake_in_scans_form() {
     assert_eq!(lines[3], "param name=hash value=64 type=int min=1 max=65536");
     assert_eq!(lines[4], "param name=ponder value=false type=bool");
     assert_eq!(lines[5], "param name=level value=20 type=int min=1 max=20");
-    assert_eq!(lines[6], "wait");
-    assert_eq!(lines.len(), 7);
+    assert_eq!(lines[6], "param name=eval value=default type=enum values=\"default classic\"");
+    assert_eq!(lines[7], "param name=eval-file value=\"\" type=string");
+    assert_eq!(lines[8], "wait");
+    assert_eq!(lines.len(), 9);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..6] {
+    for line in &lines[..8] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }
@@ -267,6 +269,53 @@ fn hub_reports_bad_input_and_keeps_the_previous_position() {
     engine.send("go think");
     let mv = done_move(engine.until("done").last().unwrap());
     assert!(legal_after::<International>(INTL_START, &["32-28"], &mv), "{mv}");
+}
+
+/// The evaluation is chosen with `eval` and `eval-file`: a weight file that is missing, corrupt
+/// or for another rule set is an error line and the engine goes on with what it had.
+#[test]
+fn hub_eval_options_load_weight_files_and_refuse_bad_ones() {
+    use damas::eval::{PatternWeights, file};
+    let dir = std::env::temp_dir().join(format!("damas-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let intl = dir.join("intl.dmw");
+    let english = dir.join("english.dmw");
+    let broken = dir.join("broken.dmw");
+    std::fs::write(&intl, file::write(&PatternWeights::material_only::<International>(100, 300)))
+        .unwrap();
+    std::fs::write(&english, file::write(&PatternWeights::material_only::<English>(100, 150)))
+        .unwrap();
+    let mut bytes = file::write(&PatternWeights::material_only::<International>(100, 300));
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&broken, bytes).unwrap();
+    let mut engine = hub_ready();
+    let set = |engine: &mut Engine, name: &str, value: &std::path::Path| {
+        engine.send(&format!("set-param name={name} value=\"{}\"", value.display()));
+        engine.send("ping");
+        engine.until("pong")
+    };
+    let lines = set(&mut engine, "eval-file", &dir.join("missing.dmw"));
+    assert!(
+        lines[0].starts_with("error message=") && lines[0].contains("missing.dmw"),
+        "{lines:?}"
+    );
+    let lines = set(&mut engine, "eval-file", &broken);
+    assert!(lines[0].contains("corrupt"), "{lines:?}");
+    let lines = set(&mut engine, "eval-file", &english);
+    assert!(lines[0].contains("english, not international"), "{lines:?}");
+    let lines = set(&mut engine, "eval-file", &intl);
+    assert_eq!(lines, ["pong"]);
+    engine.send("set-param name=eval value=classic");
+    engine.send("set-param name=eval value=neural");
+    assert!(engine.line("error for the kind").contains("default classic"));
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level depth=3");
+    engine.send("go think");
+    let mv = done_move(engine.until("done").last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &[], &mv), "{mv}");
+    engine.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

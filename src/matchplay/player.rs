@@ -108,6 +108,11 @@ impl<R: Rules> Builtin<R> {
         }
         Builtin { engine: Box::new(engine), greedy }
     }
+
+    /// A player searching with `engine` (configured by the caller: its evaluation, its table).
+    pub fn with_engine(engine: Engine<R>) -> Self {
+        Builtin { engine: Box::new(engine), greedy: false }
+    }
 }
 
 impl<R: Rules> Player<R> for Builtin<R> {

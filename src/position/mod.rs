@@ -331,12 +331,63 @@ impl<R: Rules> Position<R> {
         self.side = !self.side;
         self.hash ^= zobrist::BLACK_TO_MOVE;
     }
+
+    /// The same position seen from the other side: the board turned 180 degrees, the colours
+    /// swapped and the other side to move. The rules treat both sides alike, so it is as good
+    /// (or bad) for the side to move as `self` is: an evaluation must give both the same score,
+    /// and a trainer can learn from both.
+    pub fn color_flipped(&self) -> Self {
+        let rows = R::Geo::ROWS;
+        let columns = R::Geo::COLUMNS;
+        let turn = |set: Bits<R>| {
+            let mut turned = Bits::<R>::EMPTY;
+            for bit in set.iter() {
+                let (row, column) = R::Geo::coords(R::Geo::square(bit));
+                if let Some(square) = R::Geo::at(rows - 1 - row, columns - 1 - column) {
+                    turned |= Bits::<R>::single(R::Geo::bit(square));
+                }
+            }
+            turned
+        };
+        let mut flipped = Position {
+            pieces: [turn(self.pieces[1]), turn(self.pieces[0])],
+            kings: turn(self.kings),
+            side: !self.side,
+            hash: 0,
+            rules: PhantomData,
+        };
+        flipped.hash = flipped.compute_hash();
+        flipped
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::{English, International, Turkish};
+
+    #[test]
+    fn turning_the_board_twice_gives_the_position_back() {
+        fn check<R: Rules>() {
+            let start = Position::<R>::start();
+            let mut position = start;
+            for mv in crate::movegen::legal_moves(&position).as_slice().iter().take(1) {
+                position.play(mv);
+            }
+            let flipped = position.color_flipped();
+            assert_eq!(flipped.pieces(Side::White).count(), position.pieces(Side::Black).count());
+            assert_ne!(flipped, position);
+            assert_eq!(flipped.color_flipped(), position);
+            assert_eq!(flipped.hash(), flipped.compute_hash());
+            // The start position is symmetric: turned, only the side to move changes.
+            let mut turned = start.color_flipped();
+            turned.pass();
+            assert_eq!(turned, start);
+        }
+        check::<English>();
+        check::<International>();
+        check::<Turkish>();
+    }
 
     #[test]
     fn start_positions_have_the_right_men() {

@@ -172,6 +172,14 @@ pub fn handshake(options: &Options) -> Vec<String> {
                 options.value(spec)
             ),
             Kind::Bool => format!("param name={name} value={} type=bool", options.value(spec)),
+            Kind::Choice(words) => format!(
+                "param name={name} value={} type=enum values={}",
+                options.value(spec),
+                quote(&words.join(" "))
+            ),
+            Kind::Text => {
+                format!("param name={name} value={} type=string", quote(&options.value(spec)))
+            }
         });
     }
     lines.push("wait".to_string());

@@ -29,6 +29,11 @@ pub struct Options {
     pub multipv: usize,
     /// Playing strength, 1 to 20 (full).
     pub level: u32,
+    /// The evaluation: `default` (the rule set's trained weights where the binary has them) or
+    /// `classic` (the hand-set terms).
+    pub eval: String,
+    /// A weight file to evaluate with instead (empty: none).
+    pub eval_file: String,
 }
 
 /// What kind of value an option takes.
@@ -45,6 +50,10 @@ pub enum Kind {
     },
     /// true or false.
     Bool,
+    /// One of a few words.
+    Choice(&'static [&'static str]),
+    /// Any text (a file name); empty for none.
+    Text,
 }
 
 /// Which field of [`Options`] an option sets.
@@ -58,6 +67,8 @@ enum Field {
     Ponder,
     MultiPv,
     Level,
+    Eval,
+    EvalFile,
 }
 
 /// One option.
@@ -127,6 +138,22 @@ pub const OPTIONS: &[Spec] = &[
         field: Field::Level,
     },
     Spec {
+        name: "eval",
+        uci: Some("Eval"),
+        hub: true,
+        kind: Kind::Choice(&["default", "classic"]),
+        help: "the evaluation: default (trained weights where built in) or classic (hand-set)",
+        field: Field::Eval,
+    },
+    Spec {
+        name: "eval-file",
+        uci: Some("EvalFile"),
+        hub: true,
+        kind: Kind::Text,
+        help: "a weight file of `damas train` to evaluate with (empty: none)",
+        field: Field::EvalFile,
+    },
+    Spec {
         name: "tt-size",
         uci: None,
         hub: false,
@@ -157,6 +184,8 @@ impl Options {
             ponder: false,
             multipv: 1,
             level: MAX_LEVEL,
+            eval: "default".to_string(),
+            eval_file: String::new(),
         }
     }
 
@@ -170,6 +199,8 @@ impl Options {
             Field::Ponder => self.ponder.to_string(),
             Field::MultiPv => self.multipv.to_string(),
             Field::Level => self.level.to_string(),
+            Field::Eval => self.eval.clone(),
+            Field::EvalFile => self.eval_file.clone(),
         }
     }
 
@@ -191,6 +222,10 @@ impl Options {
             Kind::Int { min, max } => format!("{name} must be a whole number from {min} to {max}"),
             Kind::Bool => format!("{name} must be true or false, not {value}"),
             Kind::Variant => format!("{name} must be a variant name, not {value}"),
+            Kind::Choice(words) => {
+                format!("{name} must be one of {}, not {value}", words.join(" "))
+            }
+            Kind::Text => format!("{name} must be text"),
         };
         let number = || match spec.kind {
             Kind::Int { min, max } => {
@@ -216,6 +251,15 @@ impl Options {
             Field::MultiPv => self.multipv = number()?,
             // The table's range for it is 1 to MAX_LEVEL.
             Field::Level => self.level = number()? as u32,
+            Field::Eval => {
+                let Kind::Choice(words) = spec.kind else { return Err(wrong()) };
+                let word = value.to_ascii_lowercase();
+                self.eval = words.iter().find(|w| **w == word).ok_or_else(wrong)?.to_string();
+            }
+            // `<empty>` is how the UCI convention writes an empty string.
+            Field::EvalFile => {
+                self.eval_file = if value == "<empty>" { String::new() } else { value.to_string() };
+            }
         }
         Ok(())
     }

@@ -6,12 +6,14 @@
 //! Depends on `game`, `search` and the sibling modules; writes nothing itself.
 
 use super::{Background, Event, Input, Options, Urgent, supervise};
+use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::game::replay::{Notation, ReplayError, play_moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{Engine, EngineConfig, InfoSink, Limits, SearchResult, Value};
 use crate::with_variant;
+use std::path::Path;
 
 /// How a line leaves the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,11 +59,23 @@ impl<R: Rules> Session<R> {
         Session { options, engine: None, game: Game::new(Position::start()), input }
     }
 
+    /// The evaluation the options choose. A weight file that does not fit this rule set (the
+    /// variant changed after it was loaded) gives way to the default, with a warning.
+    fn evaluator(options: &Options) -> Evaluator<R> {
+        let file = (!options.eval_file.is_empty()).then(|| Path::new(&options.eval_file));
+        Evaluator::chosen(&options.eval, file).unwrap_or_else(|error| {
+            log::warn!("{error}; evaluating with the default");
+            Evaluator::new()
+        })
+    }
+
     /// The engine the options describe (built now if there is none yet).
     fn take_engine(&mut self) -> Engine<R> {
         let options = &self.options;
         let mut engine = self.engine.take().unwrap_or_else(|| {
-            Engine::with_config(EngineConfig::new(options.threads, options.hash))
+            let config = EngineConfig::new(options.threads, options.hash)
+                .with_evaluator(Self::evaluator(options));
+            Engine::with_config(config)
         });
         if engine.threads() != options.threads {
             engine.set_threads(options.threads);
@@ -101,6 +115,22 @@ impl<R: Rules> Session<R> {
         self.options.set(name, value)?;
         if self.options.variant != before.variant {
             return Ok(Some(Exit::Switch));
+        }
+        if self.options.eval != before.eval || self.options.eval_file != before.eval_file {
+            // Loaded now, so that a bad file is an error here and the option keeps its value.
+            let file =
+                (!self.options.eval_file.is_empty()).then(|| Path::new(&self.options.eval_file));
+            match Evaluator::<R>::chosen(&self.options.eval, file) {
+                Ok(evaluator) => {
+                    if let Some(engine) = &mut self.engine {
+                        engine.set_evaluator(evaluator);
+                    }
+                }
+                Err(error) => {
+                    self.options = before;
+                    return Err(error);
+                }
+            }
         }
         if let Some(engine) = &mut self.engine {
             if self.options.threads != before.threads {

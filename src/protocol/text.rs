@@ -46,6 +46,8 @@ fn help(session_options: &super::Options) -> String {
         let range = match spec.kind {
             Kind::Int { min, max } => format!("{min}-{max}"),
             Kind::Bool => "true|false".to_string(),
+            Kind::Choice(words) => words.join("|"),
+            Kind::Text => "FILE".to_string(),
             Kind::Variant => String::new(),
         };
         let usage = format!("{} {range}", spec.name);

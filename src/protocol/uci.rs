@@ -47,6 +47,14 @@ pub fn handshake(options: &Options) -> Vec<String> {
                 format!("option name {name} type spin default {value} min {min} max {max}")
             }
             Kind::Bool => format!("option name {name} type check default {value}"),
+            Kind::Choice(words) => format!(
+                "option name {name} type combo default {value} {}",
+                words.iter().map(|w| format!("var {w}")).collect::<Vec<_>>().join(" ")
+            ),
+            Kind::Text => {
+                let shown = if value.is_empty() { "<empty>" } else { value.as_str() };
+                format!("option name {name} type string default {shown}")
+            }
         });
     }
     lines.push("uciok".to_string());

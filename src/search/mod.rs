@@ -200,6 +200,21 @@ impl<R: Rules> Engine<R> {
         self.evaluator.evaluate(position)
     }
 
+    /// Evaluates with `evaluator` from now on. The table is cleared: its scores came from the
+    /// old evaluation.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator<R>) {
+        let threads = self.threads();
+        self.evaluator = Arc::new(evaluator);
+        self.searchers.clear();
+        self.set_threads(threads);
+        self.new_game();
+    }
+
+    /// The evaluation in use.
+    pub fn evaluator(&self) -> &Evaluator<R> {
+        &self.evaluator
+    }
+
     /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         let threads = threads.max(1);

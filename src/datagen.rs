@@ -1,0 +1,449 @@
+//! Training data from self-play: seeded games between two copies of the engine at a fixed
+//! node count, from random balanced openings, on several threads, written as the quiet
+//! positions of each game with the search's score and the game's result.
+//!
+//! **Games.** Game `i` of a run starts from the rule set's start position after a few random
+//! moves drawn from the run's seed and `i` (so a run is reproducible and can be resumed game by
+//! game); an opening the engine scores beyond [`BALANCED`] is drawn again. Then both sides
+//! search `nodes` nodes a move, with the referee of `damas match` judging the game by the
+//! variant's rules; a game both sides score beyond five men for three moves each is given to
+//! that side, and one longer than 150 moves each is a draw.
+//!
+//! **File format** (integers little-endian): a header, then one block per game, in the order
+//! the games finished.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `DAMASDAT` |
+//! | 4 | format version, 1 |
+//! | 1 + n | the rule set's name |
+//! | 1 | playable squares `s` |
+//! | 8 | nodes per move |
+//! | 8 | seed |
+//! | 1 | random opening plies |
+//! | per game: 4 | game number |
+//! | 1 | result for White: 2 win, 1 draw, 0 loss |
+//! | 2 | positions `p` in the block |
+//! | `p` × (3 + ⌈s/2⌉) | per position: side to move (0 White, 1 Black); the search's score for the side to move (i16, hundredths of a man, wins clamped to ±3000); the board, two squares a byte (low nibble first, square 1 first): 0 empty, 1 White man, 2 Black man, 3 White king, 4 Black king |
+//!
+//! A block cut short (the run was stopped while writing) is dropped when the run resumes.
+//!
+//! Depends on the search, the game layer and the match referee; file I/O only through the
+//! reader and writer it is given.
+
+use crate::bitset::BitSet;
+use crate::game::GameRules;
+use crate::geometry::Geometry;
+use crate::matchplay::openings::next_random;
+use crate::matchplay::player::Builtin;
+use crate::matchplay::referee::{self, Adjudication, GameResult, ResignAdjudication, Seat};
+use crate::matchplay::tc::TimeControl;
+use crate::movegen::{has_capture, legal_moves};
+use crate::position::{Bits, Position};
+use crate::rules::{Rules, Variant};
+use crate::search::{Engine, EngineConfig, Limits, Silent};
+use crate::types::Side;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+/// The first bytes of a data file.
+pub const MAGIC: &[u8; 8] = b"DAMASDAT";
+/// The format version.
+pub const VERSION: u32 = 1;
+/// Openings the engine scores beyond this (hundredths of a man) are drawn again.
+pub const BALANCED: i32 = 120;
+/// Scores are clamped to this.
+const SCORE_CLAMP: i32 = 3000;
+
+/// How a run plays its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Games of the run.
+    pub games: u32,
+    /// Nodes each side searches per move.
+    pub nodes: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Random plies before the engines play.
+    pub random_plies: u8,
+    /// Games played at once.
+    pub threads: usize,
+}
+
+/// One position of the data: the board, the search's score for the side to move and the
+/// game's result for White.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample<R: Rules> {
+    /// The position (no capture pending).
+    pub position: Position<R>,
+    /// The search's score for the side to move, hundredths of a man.
+    pub score: i16,
+    /// The result for White: 2 win, 1 draw, 0 loss.
+    pub result: u8,
+    /// The game it comes from.
+    pub game: u32,
+}
+
+/// The header of a data file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The rule set.
+    pub variant: Variant,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Random opening plies.
+    pub random_plies: u8,
+}
+
+fn board_bytes<R: Rules>() -> usize {
+    (R::Geo::SQUARES as usize).div_ceil(2)
+}
+
+fn record_bytes<R: Rules>() -> usize {
+    3 + board_bytes::<R>()
+}
+
+/// The header's bytes.
+pub fn write_header<R: Rules>(header: &Header) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    let name = header.variant.name().as_bytes();
+    out.push(name.len() as u8);
+    out.extend_from_slice(name);
+    out.push(R::Geo::SQUARES as u8);
+    out.extend_from_slice(&header.nodes.to_le_bytes());
+    out.extend_from_slice(&header.seed.to_le_bytes());
+    out.push(header.random_plies);
+    out
+}
+
+fn encode<R: Rules>(position: &Position<R>, score: i16, out: &mut Vec<u8>) {
+    out.push(position.side_to_move().index() as u8);
+    out.extend_from_slice(&score.to_le_bytes());
+    let mut board = vec![0u8; board_bytes::<R>()];
+    for square in 0..R::Geo::SQUARES {
+        let code = match position.piece_at(R::Geo::bit(square)) {
+            None => 0,
+            Some((side, piece)) => {
+                1 + side.index() as u8 + if piece == crate::types::Piece::King { 2 } else { 0 }
+            }
+        };
+        board[square as usize / 2] |= code << (4 * (square % 2));
+    }
+    out.extend_from_slice(&board);
+}
+
+fn decode<R: Rules>(record: &[u8]) -> Result<(Position<R>, i16), String> {
+    let side = match record[0] {
+        0 => Side::White,
+        1 => Side::Black,
+        other => return Err(format!("side to move {other}")),
+    };
+    let score = i16::from_le_bytes([record[1], record[2]]);
+    let (mut white, mut black, mut kings) = (Bits::<R>::EMPTY, Bits::<R>::EMPTY, Bits::<R>::EMPTY);
+    for square in 0..R::Geo::SQUARES {
+        let code = record[3 + square as usize / 2] >> (4 * (square % 2)) & 15;
+        let bit = Bits::<R>::single(R::Geo::bit(square));
+        match code {
+            0 => {}
+            1 => white |= bit,
+            2 => black |= bit,
+            3 => {
+                white |= bit;
+                kings |= bit;
+            }
+            4 => {
+                black |= bit;
+                kings |= bit;
+            }
+            other => return Err(format!("square code {other}")),
+        }
+    }
+    let position = Position::from_parts(white, black, kings, side)
+        .map_err(|error| format!("impossible position: {error}"))?;
+    Ok((position, score))
+}
+
+/// A data file read back: its header, its samples, and the length of its complete part (a
+/// block cut short at the end is not in it).
+pub struct Contents<R: Rules> {
+    /// The header.
+    pub header: Header,
+    /// Every position of every complete block.
+    pub samples: Vec<Sample<R>>,
+    /// The games the file has.
+    pub games: HashSet<u32>,
+    /// Bytes up to the end of the last complete block.
+    pub complete: usize,
+}
+
+/// Reads a data file of rule set `R`.
+///
+/// # Errors
+/// Not a data file, another rule set, a corrupt block.
+pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
+    if bytes.len() < 13 || &bytes[..8] != MAGIC {
+        return Err("not a damas data file (no DAMASDAT header)".into());
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version != VERSION {
+        return Err(format!("data file format {version}, this build reads {VERSION}"));
+    }
+    let name_length = bytes[12] as usize;
+    let fixed = 13 + name_length + 1 + 8 + 8 + 1;
+    if bytes.len() < fixed {
+        return Err("the data file's header is cut short".into());
+    }
+    let name = String::from_utf8_lossy(&bytes[13..13 + name_length]).into_owned();
+    let variant: Variant = name.parse().map_err(|_| format!("unknown rule set `{name}`"))?;
+    if variant != R::VARIANT {
+        return Err(format!("the data is for {name}, not {}", R::VARIANT.name()));
+    }
+    let at = 13 + name_length;
+    if bytes[at] as u32 != R::Geo::SQUARES {
+        return Err("the data file's board size does not match its rule set".into());
+    }
+    let word = |from: usize| {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(&bytes[from..from + 8]);
+        u64::from_le_bytes(eight)
+    };
+    let header =
+        Header { variant, nodes: word(at + 1), seed: word(at + 9), random_plies: bytes[at + 17] };
+    let mut samples = Vec::new();
+    let mut games = HashSet::new();
+    let mut offset = fixed;
+    let size = record_bytes::<R>();
+    while offset + 7 <= bytes.len() {
+        let game = u32::from_le_bytes([
+            bytes[offset],
+            bytes[offset + 1],
+            bytes[offset + 2],
+            bytes[offset + 3],
+        ]);
+        let result = bytes[offset + 4];
+        let count = u16::from_le_bytes([bytes[offset + 5], bytes[offset + 6]]) as usize;
+        let end = offset + 7 + count * size;
+        if end > bytes.len() {
+            break;
+        }
+        if result > 2 {
+            return Err(format!("game {game}: result code {result}"));
+        }
+        for record in bytes[offset + 7..end].chunks_exact(size) {
+            let (position, score) = decode::<R>(record).map_err(|e| format!("game {game}: {e}"))?;
+            samples.push(Sample { position, score, result, game });
+        }
+        games.insert(game);
+        offset = end;
+    }
+    Ok(Contents { header, samples, games, complete: offset })
+}
+
+/// The random opening of game `game`: `plies` random moves from the start, the draws made
+/// from the run's seed and the game number (and `attempt`, for openings drawn again).
+fn opening<R: Rules>(seed: u64, game: u32, attempt: u32, plies: u8) -> Position<R> {
+    let mut state = next_random(seed ^ (u64::from(game) << 20) ^ u64::from(attempt));
+    state = next_random(state ^ 0x5851_f42d_4c95_7f2d);
+    let mut position = Position::<R>::start();
+    for _ in 0..plies {
+        let list = legal_moves(&position);
+        if list.is_empty() {
+            break;
+        }
+        state = next_random(state);
+        position.play(&list.as_slice()[((state >> 33) % list.len() as u64) as usize]);
+    }
+    position
+}
+
+/// Plays game `game` of a run with `config`'s engines and returns its block (the bytes the
+/// file gets) and the number of positions in it.
+fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32) -> (Vec<u8>, u16) {
+    let mut probe = Engine::with_config(config.clone());
+    let mut start = Position::<R>::start();
+    for attempt in 0..100 {
+        start = opening::<R>(settings.seed, game, attempt, settings.random_plies);
+        if legal_moves(&start).is_empty() {
+            continue;
+        }
+        probe.new_game();
+        let probe_game = crate::game::Game::new(start);
+        let limits = Limits { nodes: Some(settings.nodes), ..Limits::default() };
+        let result = probe.go(&probe_game, limits, false, &mut Silent);
+        if result.score.value().abs() <= BALANCED {
+            break;
+        }
+    }
+    let mut white = Builtin::with_engine(Engine::with_config(config.clone()));
+    let mut black = Builtin::with_engine(Engine::with_config(config.clone()));
+    let control = TimeControl::Nodes(settings.nodes);
+    let adjudication = Adjudication {
+        draw: None,
+        resign: Some(ResignAdjudication { moves: 3, score: 5.0 }),
+        max_moves: Some(150),
+        margin: Duration::from_secs(1),
+        no_clock_patience: Duration::from_secs(600),
+    };
+    let record = referee::play(
+        start,
+        GameRules::of::<R>(),
+        Seat { player: &mut white, control },
+        Seat { player: &mut black, control },
+        &adjudication,
+    );
+    let result = match record.result {
+        GameResult::Win(Side::White) => 2u8,
+        GameResult::Draw => 1,
+        GameResult::Win(Side::Black) => 0,
+    };
+    let mut body = Vec::new();
+    let mut count = 0u16;
+    let mut position = record.start;
+    for played in &record.moves {
+        if let Some(score) = played.score {
+            if !has_capture(&position) && count < u16::MAX {
+                let hundredths = (score * 100.0).round() as i32;
+                let clamped = hundredths.clamp(-SCORE_CLAMP, SCORE_CLAMP) as i16;
+                encode(&position, clamped, &mut body);
+                count += 1;
+            }
+        }
+        position.play(&played.mv);
+    }
+    let mut block = Vec::with_capacity(body.len() + 7);
+    block.extend_from_slice(&game.to_le_bytes());
+    block.push(result);
+    block.extend_from_slice(&count.to_le_bytes());
+    block.extend_from_slice(&body);
+    (block, count)
+}
+
+/// Progress of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Games of the run finished (including those of a resumed file).
+    pub games: u32,
+    /// Positions written in this session.
+    pub positions: u64,
+}
+
+/// Plays the games of `settings` not yet in the file, handing each finished game's block to
+/// `write` (in the order they finish) and reporting progress after each; `done` are the
+/// games already in the file. Returns the progress at the end.
+///
+/// # Errors
+/// What `write` returned.
+pub fn run<R: Rules>(
+    config: &EngineConfig<R>,
+    settings: &Settings,
+    done: &HashSet<u32>,
+    mut write: impl FnMut(&[u8]) -> Result<(), String>,
+    mut progress: impl FnMut(Progress),
+) -> Result<Progress, String> {
+    let todo: Arc<Vec<u32>> =
+        Arc::new((0..settings.games).filter(|game| !done.contains(game)).collect());
+    let next = Arc::new(AtomicUsize::new(0));
+    let (send, receive) = mpsc::channel::<(Vec<u8>, u16)>();
+    let single = EngineConfig { threads: 1, ..config.clone() };
+    let mut state = Progress { games: settings.games - todo.len() as u32, positions: 0 };
+    progress(state);
+    std::thread::scope(|scope| {
+        for _ in 0..settings.threads.max(1) {
+            let (todo, next, send, single) = (todo.clone(), next.clone(), send.clone(), &single);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&game) = todo.get(index) else { break };
+                    if send.send(play_game::<R>(single, settings, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (block, count) in receive {
+            if let Err(error) = write(&block) {
+                // Stop the workers: nothing more can be kept.
+                next.store(usize::MAX / 2, Ordering::Relaxed);
+                return Err(error);
+            }
+            state.games += 1;
+            state.positions += u64::from(count);
+            progress(state);
+        }
+        Ok(state)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{English, International, Turkish};
+
+    fn round_trip<R: Rules>() {
+        let mut position = Position::<R>::start();
+        let mut body = Vec::new();
+        for mv in legal_moves(&position).as_slice().iter().take(1) {
+            position.play(mv);
+        }
+        encode(&position, -123, &mut body);
+        assert_eq!(body.len(), record_bytes::<R>());
+        assert_eq!(decode::<R>(&body).unwrap(), (position, -123));
+    }
+
+    #[test]
+    fn positions_are_written_and_read_back() {
+        round_trip::<English>();
+        round_trip::<International>();
+        round_trip::<Turkish>();
+    }
+
+    #[test]
+    fn a_run_is_reproducible_and_resumes_where_it_stopped() {
+        let config = EngineConfig::<English>::new(1, 1);
+        let settings = Settings { games: 3, nodes: 300, seed: 7, random_plies: 4, threads: 2 };
+        let header = Header {
+            variant: English::VARIANT,
+            nodes: settings.nodes,
+            seed: settings.seed,
+            random_plies: settings.random_plies,
+        };
+        let play = |done: &HashSet<u32>, file: &mut Vec<u8>| {
+            let write = |block: &[u8]| {
+                file.extend_from_slice(block);
+                Ok(())
+            };
+            run(&config, &settings, done, write, |_| {})
+        };
+        let mut whole = write_header::<English>(&header);
+        let made = play(&HashSet::new(), &mut whole).unwrap();
+        assert_eq!(made.games, 3);
+        let contents = read::<English>(&whole).unwrap();
+        assert_eq!(contents.header, header);
+        assert_eq!(contents.games.len(), 3);
+        assert_eq!(contents.samples.len() as u64, made.positions);
+        assert!(contents.samples.iter().all(|s| !has_capture(&s.position)));
+        // Cut the file inside its last block: that game is played again, and comes out the same.
+        let mut cut = whole[..whole.len() - 5].to_vec();
+        let partial = read::<English>(&cut).unwrap();
+        assert_eq!(partial.games.len(), 2);
+        cut.truncate(partial.complete);
+        play(&partial.games, &mut cut).unwrap();
+        let resumed = read::<English>(&cut).unwrap();
+        let key = |s: &Sample<English>| (s.game, s.position.hash(), s.score, s.result);
+        let mut a: Vec<_> = contents.samples.iter().map(key).collect();
+        let mut b: Vec<_> = resumed.samples.iter().map(key).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+        // Another rule set's reader refuses it.
+        let foreign = read::<International>(&whole).err().unwrap_or_default();
+        assert!(foreign.contains("english"), "{foreign}");
+    }
+}

@@ -1,0 +1,174 @@
+//! The weight file: trained pattern weights on disk and embedded in the binary.
+//!
+//! Layout, all integers little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `DAMASEVW` |
+//! | 4 | format version, 1 |
+//! | 1 + n | the rule set's name (`english`): its length, then its bytes |
+//! | 4 | feature set: the layout's identity ([`Layout::feature_set`](super::pattern::Layout::feature_set)) |
+//! | 4 | regions `r` |
+//! | 4 | patterns per region (6561) |
+//! | 4 | dense terms `d` |
+//! | `r` × 6561 × 4 | per region, per pattern: opening weight (i16), endgame weight (i16) |
+//! | `d` × 8 | per dense term: opening weight (i32), endgame weight (i32) |
+//! | 8 | checksum: 64-bit FNV-1a of every byte before it |
+//!
+//! Weights are hundredths of a man. A file that is cut short, has a flipped byte (the checksum),
+//! another format or is made for another rule set or layout is refused with the reason.
+//!
+//! Depends on `pattern` and the rule-set names; reads and writes bytes only (the callers do the
+//! file I/O).
+
+use super::pattern::{DENSE, Fnv, PATTERNS, PatternWeights};
+use crate::rules::Variant;
+
+/// The first bytes of a weight file.
+pub const MAGIC: &[u8; 8] = b"DAMASEVW";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The bytes of a weight file holding `weights`.
+pub fn write(weights: &PatternWeights) -> Vec<u8> {
+    let mut out = Vec::with_capacity(weights.table.len() * 4 + 64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    let name = weights.variant.name().as_bytes();
+    out.push(name.len() as u8);
+    out.extend_from_slice(name);
+    out.extend_from_slice(&weights.feature_set.to_le_bytes());
+    out.extend_from_slice(&(weights.regions as u32).to_le_bytes());
+    out.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
+    out.extend_from_slice(&(DENSE as u32).to_le_bytes());
+    for pair in &weights.table {
+        out.extend_from_slice(&pair[0].to_le_bytes());
+        out.extend_from_slice(&pair[1].to_le_bytes());
+    }
+    for pair in &weights.dense {
+        out.extend_from_slice(&pair[0].to_le_bytes());
+        out.extend_from_slice(&pair[1].to_le_bytes());
+    }
+    let mut hash = Fnv::new();
+    hash.add(&out);
+    out.extend_from_slice(&hash.value().to_le_bytes());
+    out
+}
+
+/// Reads the bytes of a weight file.
+///
+/// # Errors
+/// A message saying what is wrong with the file.
+pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a damas weight file (no DAMASEVW header)".into());
+    }
+    if bytes.len() < MAGIC.len() + 8 + 4 {
+        return Err("the weight file is cut short".into());
+    }
+    let (body, checksum) = bytes.split_at(bytes.len() - 8);
+    let mut hash = Fnv::new();
+    hash.add(body);
+    let mut reader = Reader { bytes: body, at: MAGIC.len() };
+    let version = reader.u32()?;
+    if version != VERSION {
+        return Err(format!("weight file format {version}, this build reads {VERSION}"));
+    }
+    if checksum != hash.value().to_le_bytes() {
+        return Err("the weight file is corrupt (its checksum does not match)".into());
+    }
+    let name_length = reader.take(1)?[0] as usize;
+    let name = String::from_utf8_lossy(reader.take(name_length)?).into_owned();
+    let variant: Variant =
+        name.parse().map_err(|_| format!("weights for an unknown rule set `{name}`"))?;
+    let feature_set = reader.u32()?;
+    let regions = reader.u32()? as usize;
+    let patterns = reader.u32()? as usize;
+    let dense = reader.u32()? as usize;
+    if patterns != PATTERNS || dense != DENSE || regions > super::pattern::MAX_REGIONS {
+        return Err(format!(
+            "the weight file has {regions} regions of {patterns} patterns and {dense} other \
+             terms; this build reads up to {} regions of {PATTERNS} and {DENSE}",
+            super::pattern::MAX_REGIONS
+        ));
+    }
+    let mut table = Vec::new();
+    table.try_reserve_exact(regions * PATTERNS).map_err(|e| e.to_string())?;
+    for _ in 0..regions * PATTERNS {
+        let pair = reader.take(4)?;
+        table
+            .push([i16::from_le_bytes([pair[0], pair[1]]), i16::from_le_bytes([pair[2], pair[3]])]);
+    }
+    let mut dense_weights = [[0; 2]; DENSE];
+    for pair in &mut dense_weights {
+        *pair = [reader.u32()? as i32, reader.u32()? as i32];
+    }
+    if reader.at != body.len() {
+        return Err("the weight file has bytes past its weights".into());
+    }
+    Ok(PatternWeights { variant, feature_set, regions, table, dense: dense_weights })
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, count: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(count).filter(|&end| end <= self.bytes.len());
+        let end = end.ok_or_else(|| "the weight file is cut short".to_string())?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let bytes = self.take(4)?;
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::English;
+
+    fn sample() -> PatternWeights {
+        let mut weights = PatternWeights::material_only::<English>(100, 150);
+        for (index, pair) in weights.table.iter_mut().enumerate() {
+            *pair = [(index % 201) as i16 - 100, -((index % 77) as i16)];
+        }
+        weights.dense[2] = [3, -4];
+        weights
+    }
+
+    #[test]
+    fn a_written_file_reads_back_identical() {
+        let weights = sample();
+        let bytes = write(&weights);
+        assert_eq!(read(&bytes).unwrap(), weights);
+    }
+
+    #[test]
+    fn a_flipped_byte_is_refused() {
+        let bytes = write(&sample());
+        for at in [20, bytes.len() / 2, bytes.len() - 20, bytes.len() - 1] {
+            let mut broken = bytes.clone();
+            broken[at] ^= 0x10;
+            let error = read(&broken).unwrap_err();
+            assert!(error.contains("corrupt"), "byte {at}: {error}");
+        }
+    }
+
+    #[test]
+    fn other_files_are_refused_with_the_reason() {
+        let bytes = write(&sample());
+        assert!(read(b"W:W21-32:B1-12").unwrap_err().contains("not a damas weight file"));
+        assert!(read(&bytes[..bytes.len() / 2]).unwrap_err().contains("corrupt"));
+        assert!(read(&bytes[..10]).unwrap_err().contains("cut short"));
+        let mut future = bytes.clone();
+        future[8] = 9;
+        assert!(read(&future).unwrap_err().contains("format 9"));
+    }
+}

@@ -1,0 +1,471 @@
+//! The trained evaluation: patterns of men over overlapping regions of the board, each pattern
+//! indexing a table of learned weights, plus material and tempo terms, with an opening and an
+//! endgame value for everything, blended by the number of pieces left.
+//!
+//! **Regions.** A region is a window of the board: on the diagonal boards 4 rows by 4 columns,
+//! which holds 8 playable squares wherever it lies, placed every second row and column so that
+//! neighbouring windows overlap by half (9 windows on 8x8, 16 on 10x10, 25 on 12x12; this is
+//! the shape Scan 2.0 uses on 10x10). On Turkish's orthogonal board, where every square plays
+//! and men move forwards and sideways, a window is 2 rows by 4 columns, again 8 squares, placed
+//! on every row and every second column (21 windows). Each square of a window is empty, a White
+//! man or a Black man (a king counts as empty there: kings have their own terms), so a window
+//! has 3^8 = 6561 patterns and a weight for each, learned from games: that is how the
+//! evaluation sees formations (locks, outposts, holes, the hold of the centre and the back
+//! rank) that no hand-set term describes. Windows overlap so that every pair of neighbouring
+//! squares shares one.
+//!
+//! **Terms besides the patterns:** men and kings of each side (material), and a tempo bonus
+//! for the side to move. Every weight has an opening and an endgame value; the score is
+//! `(opening * pieces + endgame * (start pieces - pieces)) / start pieces`, so the blend moves
+//! from the opening set to the endgame set as pieces come off.
+//!
+//! **Scale:** weights are whole hundredths of a man, as the classic evaluation's, so the
+//! search's margins keep their meaning. Trainers (`crate::train`) read the same features
+//! through [`Layout::features`], so what is trained is exactly what is evaluated.
+//!
+//! **Symmetry:** the score is computed from White's side and negated for Black to move. The
+//! trainer learns from every position and its colour-flipped twin, so the weights come out
+//! close to symmetric; nothing here enforces it.
+//!
+//! Not updated incrementally: the indices are summed from the men's bits at every evaluation
+//! (up to four table offsets per man, added without branches), which costs less than keeping
+//! them through make and unmake across the search's copy-make positions.
+//!
+//! Depends on the rules library only.
+
+use crate::bitset::BitSet;
+use crate::geometry::Geometry;
+use crate::position::{Bits, Position};
+use crate::rules::{Rules, Variant};
+use crate::types::Side;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Squares in a region.
+pub const REGION_SQUARES: usize = 8;
+/// Patterns of one region: 3^8.
+pub const PATTERNS: usize = 6561;
+/// Most regions of any board (12x12).
+pub const MAX_REGIONS: usize = 25;
+/// Most regions a square is in.
+const MAX_SHARING: usize = 4;
+/// The terms beside the patterns: men, kings (White's count minus Black's) and tempo (+1 with
+/// White to move, -1 with Black).
+pub const DENSE: usize = 3;
+/// Names of the dense terms, for reports.
+pub const DENSE_NAMES: [&str; DENSE] = ["man", "king", "tempo"];
+
+/// The regions of a board and, per bit, the places a man there adds to.
+#[derive(Debug)]
+pub struct Layout<R: Rules> {
+    /// The squares of each region, in the order of their base-3 digits.
+    regions: Vec<[u32; REGION_SQUARES]>,
+    /// Per bit index: the regions the square is in and its power of three in each; unused
+    /// slots point at a spare index slot past the last region, so the loop has no branch.
+    places: Vec<[(u8, u16); MAX_SHARING]>,
+    /// Pieces at the start of a game.
+    start_pieces: u32,
+    rules: PhantomData<R>,
+}
+
+/// What the evaluation reads of a position: the pattern of every region, the dense terms
+/// (White's view) and the number of pieces on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// The pattern index of each region (only the first [`Layout::regions`] are used).
+    pub patterns: [u16; MAX_REGIONS + 1],
+    /// The dense terms, White's count minus Black's.
+    pub dense: [i8; DENSE],
+    /// Pieces on the board.
+    pub pieces: u8,
+}
+
+impl<R: Rules> Default for Layout<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Rules> Layout<R> {
+    /// The regions of `R`'s board.
+    pub fn new() -> Self {
+        let (height, width, row_step) = if R::Geo::ORTHOGONAL { (2, 4, 1) } else { (4, 4, 2) };
+        let column_step = 2;
+        let mut regions = Vec::new();
+        let mut top = 0;
+        while top + height <= R::Geo::ROWS {
+            let mut left = 0;
+            while left + width <= R::Geo::COLUMNS {
+                let squares: Vec<u32> = (top..top + height)
+                    .flat_map(|row| (left..left + width).filter_map(move |c| R::Geo::at(row, c)))
+                    .collect();
+                let mut region = [0; REGION_SQUARES];
+                region.copy_from_slice(&squares[..REGION_SQUARES]);
+                debug_assert_eq!(squares.len(), REGION_SQUARES);
+                regions.push(region);
+                left += column_step;
+            }
+            top += row_step;
+        }
+        debug_assert!(regions.len() <= MAX_REGIONS);
+        let spare = regions.len() as u8;
+        let bits = (0..R::Geo::SQUARES).map(R::Geo::bit).max().unwrap_or(0) as usize + 1;
+        let mut places = vec![[(spare, 0u16); MAX_SHARING]; bits];
+        for (index, region) in regions.iter().enumerate() {
+            let mut power = 1u16;
+            for &square in region {
+                let slots = &mut places[R::Geo::bit(square) as usize];
+                if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
+                    *slot = (index as u8, power);
+                }
+                power *= 3;
+            }
+        }
+        let start_pieces = Position::<R>::start().occupied().count();
+        Layout { regions, places, start_pieces, rules: PhantomData }
+    }
+
+    /// Number of regions.
+    pub fn regions(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// The squares of each region.
+    pub fn region_squares(&self) -> &[[u32; REGION_SQUARES]] {
+        &self.regions
+    }
+
+    /// Pieces at the start of a game.
+    pub fn start_pieces(&self) -> u32 {
+        self.start_pieces
+    }
+
+    /// The pattern index of every region, from White's and Black's men.
+    #[inline(always)]
+    pub fn patterns(&self, white_men: Bits<R>, black_men: Bits<R>) -> [u16; MAX_REGIONS + 1] {
+        let mut patterns = [0u16; MAX_REGIONS + 1];
+        for bit in white_men.iter() {
+            for &(region, power) in &self.places[bit as usize] {
+                patterns[region as usize] += power;
+            }
+        }
+        for bit in black_men.iter() {
+            for &(region, power) in &self.places[bit as usize] {
+                patterns[region as usize] += 2 * power;
+            }
+        }
+        patterns
+    }
+
+    /// Everything the evaluation reads of `position`.
+    #[inline(always)]
+    pub fn features(&self, position: &Position<R>) -> Features {
+        let kings = position.kings();
+        let white = position.pieces(Side::White);
+        let black = position.pieces(Side::Black);
+        let (white_men, black_men) = (white & !kings, black & !kings);
+        let men = white_men.count() as i32 - black_men.count() as i32;
+        let king_count = (white & kings).count() as i32 - (black & kings).count() as i32;
+        let tempo = if position.side_to_move() == Side::White { 1 } else { -1 };
+        Features {
+            patterns: self.patterns(white_men, black_men),
+            dense: [men as i8, king_count as i8, tempo],
+            pieces: (white | black).count() as u8,
+        }
+    }
+
+    /// An identity of the feature set, written into weight files so that weights made for
+    /// another layout are refused: a hash of the regions' squares and the dense terms.
+    pub fn feature_set(&self) -> u32 {
+        let mut hash = Fnv::new();
+        hash.add(&[REGION_SQUARES as u8, DENSE as u8]);
+        for region in &self.regions {
+            for square in region {
+                hash.add(&square.to_le_bytes());
+            }
+        }
+        hash.value() as u32
+    }
+}
+
+/// Learned weights for one rule set, in hundredths of a man.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// The rule set they were trained for.
+    pub variant: Variant,
+    /// The feature set ([`Layout::feature_set`]) they index.
+    pub feature_set: u32,
+    /// Regions.
+    pub regions: usize,
+    /// Per region and pattern (region-major), the opening and endgame weights.
+    pub table: Vec<[i16; 2]>,
+    /// The dense terms' opening and endgame weights.
+    pub dense: [[i32; 2]; DENSE],
+}
+
+impl PatternWeights {
+    /// All-zero pattern weights with the given material values, for `R`'s layout.
+    pub fn material_only<R: Rules>(man: i32, king: i32) -> Self {
+        let layout = Layout::<R>::new();
+        PatternWeights {
+            variant: R::VARIANT,
+            feature_set: layout.feature_set(),
+            regions: layout.regions(),
+            table: vec![[0, 0]; layout.regions() * PATTERNS],
+            dense: [[man, man], [king, king], [0, 0]],
+        }
+    }
+}
+
+/// The pattern evaluation of rule set `R`: its layout and weights, shared between the search
+/// threads (cloning is cheap).
+#[derive(Clone, Debug)]
+pub struct Pattern<R: Rules> {
+    layout: Arc<Layout<R>>,
+    weights: Arc<PatternWeights>,
+}
+
+/// Why weights do not fit a rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch(pub String);
+
+impl<R: Rules> Pattern<R> {
+    /// The evaluation with `weights`, which must have been made for `R`'s layout.
+    ///
+    /// # Errors
+    /// The weights are for another rule set or another feature set.
+    pub fn new(weights: PatternWeights) -> Result<Self, Mismatch> {
+        let layout = Layout::<R>::new();
+        if weights.variant != R::VARIANT {
+            return Err(Mismatch(format!(
+                "the weights are for {}, not {}",
+                weights.variant.name(),
+                R::VARIANT.name()
+            )));
+        }
+        if weights.feature_set != layout.feature_set()
+            || weights.regions != layout.regions()
+            || weights.table.len() != layout.regions() * PATTERNS
+        {
+            return Err(Mismatch(format!(
+                "the weights are for another feature set ({:08x}, this build reads {:08x})",
+                weights.feature_set,
+                layout.feature_set()
+            )));
+        }
+        Ok(Pattern { layout: Arc::new(layout), weights: Arc::new(weights) })
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &PatternWeights {
+        &self.weights
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout<R> {
+        &self.layout
+    }
+
+    /// The score of `position` for the side to move.
+    #[inline]
+    pub fn evaluate(&self, position: &Position<R>) -> i32 {
+        let features = self.layout.features(position);
+        let white = self.score_white(&features);
+        if position.side_to_move() == Side::White { white } else { -white }
+    }
+
+    /// The score of `features` from White's side.
+    #[inline(always)]
+    pub fn score_white(&self, features: &Features) -> i32 {
+        let weights = &*self.weights;
+        let (mut opening, mut endgame) = (0i32, 0i32);
+        let regions = weights.regions;
+        for (region, &pattern) in features.patterns[..regions].iter().enumerate() {
+            let [o, e] = weights.table[region * PATTERNS + pattern as usize];
+            opening += o as i32;
+            endgame += e as i32;
+        }
+        for (term, &value) in features.dense.iter().enumerate() {
+            opening += weights.dense[term][0] * value as i32;
+            endgame += weights.dense[term][1] * value as i32;
+        }
+        let start = self.layout.start_pieces as i32;
+        let pieces = (features.pieces as i32).min(start);
+        (opening * pieces + endgame * (start - pieces)) / start
+    }
+}
+
+/// The 64-bit FNV-1a hash (Fowler, Noll, Vo): feature-set identities and file checksums.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Fnv {
+    /// The hash of nothing.
+    pub fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Adds `bytes`.
+    pub fn add(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// The hash so far.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{English, International, Turkish};
+
+    fn check_layout<R: Rules>(regions: usize) {
+        let layout = Layout::<R>::new();
+        assert_eq!(layout.regions(), regions, "{}", R::VARIANT.name());
+        // Every square is in one region at least, four at most; each region has 8 squares.
+        let mut count = vec![0; R::Geo::SQUARES as usize];
+        for region in layout.region_squares() {
+            let mut sorted = region.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), REGION_SQUARES);
+            for &square in region {
+                count[square as usize] += 1;
+            }
+        }
+        assert!(count.iter().all(|&c| (1..=MAX_SHARING).contains(&c)), "{count:?}");
+        // The patterns read back square by square.
+        let start = Position::<R>::start();
+        let features = layout.features(&start);
+        for (index, region) in layout.region_squares().iter().enumerate() {
+            let mut pattern = features.patterns[index] as u32;
+            for &square in region {
+                let bit = R::Geo::bit(square);
+                let digit = match start.piece_at(bit) {
+                    None => 0,
+                    Some((Side::White, _)) => 1,
+                    Some((Side::Black, _)) => 2,
+                };
+                assert_eq!(pattern % 3, digit);
+                pattern /= 3;
+            }
+        }
+        assert_eq!(features.dense[0], 0);
+        assert_eq!(features.pieces as u32, layout.start_pieces());
+    }
+
+    /// The score the slow way: every region's pattern read square by square.
+    fn reference_score<R: Rules>(pattern: &Pattern<R>, position: &Position<R>) -> i32 {
+        let weights = pattern.weights();
+        let (mut opening, mut endgame) = (0, 0);
+        for (index, region) in pattern.layout().region_squares().iter().enumerate() {
+            let mut code = 0usize;
+            for &square in region.iter().rev() {
+                let digit = match position.piece_at(R::Geo::bit(square)) {
+                    Some((Side::White, crate::types::Piece::Man)) => 1,
+                    Some((Side::Black, crate::types::Piece::Man)) => 2,
+                    _ => 0,
+                };
+                code = code * 3 + digit;
+            }
+            let [o, e] = weights.table[index * PATTERNS + code];
+            opening += o as i32;
+            endgame += e as i32;
+        }
+        let count = |side: Side, king: bool| {
+            (0..R::Geo::SQUARES)
+                .filter(|&square| {
+                    position.piece_at(R::Geo::bit(square)).is_some_and(|(s, piece)| {
+                        s == side && (piece == crate::types::Piece::King) == king
+                    })
+                })
+                .count() as i32
+        };
+        let men = count(Side::White, false) - count(Side::Black, false);
+        let kings = count(Side::White, true) - count(Side::Black, true);
+        let tempo = if position.side_to_move() == Side::White { 1 } else { -1 };
+        for (term, value) in [men, kings, tempo].into_iter().enumerate() {
+            opening += weights.dense[term][0] * value;
+            endgame += weights.dense[term][1] * value;
+        }
+        let start = pattern.layout().start_pieces() as i32;
+        let pieces = position.occupied().count() as i32;
+        let white = (opening * pieces + endgame * (start - pieces)) / start;
+        if position.side_to_move() == Side::White { white } else { -white }
+    }
+
+    fn random_weights<R: Rules>(seed: u64) -> Pattern<R> {
+        let mut weights = PatternWeights::material_only::<R>(100, 250);
+        let mut state = seed;
+        for pair in &mut weights.table {
+            state = crate::matchplay::openings::next_random(state);
+            *pair = [(state >> 40) as i16 % 50, (state >> 20) as i16 % 50];
+        }
+        weights.dense[2] = [4, 9];
+        Pattern::new(weights).unwrap()
+    }
+
+    #[test]
+    fn the_evaluation_equals_a_square_by_square_reading_in_every_rule_set() {
+        fn check<R: Rules>() {
+            let pattern = random_weights::<R>(R::VARIANT as u64 + 1);
+            let mut state = 99u64;
+            for _ in 0..20 {
+                let mut position = Position::<R>::start();
+                for _ in 0..200 {
+                    assert_eq!(
+                        pattern.evaluate(&position),
+                        reference_score(&pattern, &position),
+                        "{}: {}",
+                        R::VARIANT.name(),
+                        crate::notation::fen::write(&position)
+                    );
+                    let list = crate::movegen::legal_moves(&position);
+                    if list.is_empty() {
+                        break;
+                    }
+                    state = crate::matchplay::openings::next_random(state);
+                    position.play(&list.as_slice()[(state >> 33) as usize % list.len()]);
+                }
+            }
+        }
+        for &variant in crate::rules::Variant::ALL {
+            crate::with_variant!(variant, R => check::<R>());
+        }
+    }
+
+    #[test]
+    fn regions_cover_every_board() {
+        check_layout::<English>(9);
+        check_layout::<International>(16);
+        check_layout::<Turkish>(21);
+        check_layout::<crate::rules::Canadian>(25);
+    }
+
+    #[test]
+    fn weights_for_another_rule_set_are_refused() {
+        let weights = PatternWeights::material_only::<English>(100, 150);
+        assert!(Pattern::<English>::new(weights.clone()).is_ok());
+        let error = Pattern::<International>::new(weights).unwrap_err();
+        assert!(error.0.contains("english"), "{}", error.0);
+    }
+
+    #[test]
+    fn material_only_weights_count_material() {
+        let pattern =
+            Pattern::<English>::new(PatternWeights::material_only::<English>(100, 150)).unwrap();
+        let position = crate::notation::fen::parse::<English>("W:W18,K1:B5").unwrap();
+        assert_eq!(pattern.evaluate(&position), 150);
+        assert_eq!(pattern.evaluate(&position.color_flipped()), 150);
+    }
+}

@@ -1,0 +1,372 @@
+//! Training the pattern evaluation: logistic regression of the evaluation against the
+//! positions of `damas datagen` files.
+//!
+//! **Target.** Each position has the game's result `r` (1, ½, 0 for the side to move) and the
+//! search's score `s`. The target is `λ r + (1 - λ) σ(s / K)`, where σ is the logistic function
+//! and `K` the scale (hundredths of a man) that makes `σ(s / K)` predict the results best (fitted
+//! first, by golden-section search, as Texel tuning does): the result says who won, the score
+//! says what the position was worth when it was reached, and mixing them is less noisy than
+//! either alone.
+//!
+//! **Model.** The evaluation of [`crate::eval::pattern`] with real-valued weights: the
+//! prediction is `σ(eval / K)`, so the trained weights come out in hundredths of a man on the
+//! search's own scale. The loss is the cross-entropy with the target; every position is also
+//! learned colour-flipped (board turned, colours swapped, target mirrored), which doubles the
+//! data and keeps the weights symmetric.
+//!
+//! **Optimiser.** Adam (Kingma and Ba, 2015) on shuffled mini-batches, with decoupled weight
+//! decay on the pattern weights (AdamW, Loshchilov and Hutter, 2019) so that rare patterns stay
+//! near zero, and the learning rate falling by a constant factor per epoch. One game in twenty
+//! (by game number) is held out, and the loss on it is reported after every epoch. The
+//! predictions of a batch are computed on all cores (rayon); the gradient is summed in a fixed
+//! order, so a run is reproducible from its seed whatever the number of cores.
+//!
+//! Depends on the evaluation and the data format; no I/O (the caller reads and writes files).
+
+use crate::datagen::Sample;
+use crate::eval::pattern::{DENSE, Layout, MAX_REGIONS, PATTERNS, PatternWeights};
+use crate::matchplay::openings::{next_random, shuffle};
+use crate::rules::Rules;
+use crate::types::Side;
+use rayon::prelude::*;
+
+/// How to train.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Passes over the training data.
+    pub epochs: u32,
+    /// Weight of the game result in the target (the rest is the search score's).
+    pub lambda: f64,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's step size in the first epoch, hundredths of a man.
+    pub learning_rate: f64,
+    /// Factor of the learning rate from one epoch to the next.
+    pub decay: f64,
+    /// Weight decay of the pattern weights, per step, relative to the learning rate.
+    pub weight_decay: f64,
+    /// The seed of the shuffles.
+    pub seed: u64,
+    /// Material values to start from (man, king), hundredths of a man.
+    pub start_material: (i32, i32),
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            epochs: 12,
+            lambda: 0.5,
+            batch: 16_384,
+            learning_rate: 2.0,
+            decay: 0.8,
+            weight_decay: 0.002,
+            seed: 1,
+            start_material: (100, 150),
+        }
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// Epoch number, from 1.
+    pub epoch: u32,
+    /// Mean cross-entropy on the training positions during the epoch.
+    pub train_loss: f64,
+    /// Mean cross-entropy on the held-out positions after it.
+    pub validation_loss: f64,
+    /// The same, of the search scores alone (what the data's own engine predicted), for
+    /// comparison; constant over epochs.
+    pub baseline_loss: f64,
+}
+
+/// The data, as features and targets, from White's side.
+struct Items {
+    patterns: Vec<u16>,
+    dense: Vec<[i8; DENSE]>,
+    /// The opening share of the blend: pieces / start pieces.
+    phase: Vec<f32>,
+    target: Vec<f32>,
+    /// σ(score / K) from White's side, for the baseline.
+    searched: Vec<f32>,
+}
+
+impl Items {
+    fn len(&self) -> usize {
+        self.target.len()
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn cross_entropy(target: f64, prediction: f64) -> f64 {
+    let p = prediction.clamp(1e-7, 1.0 - 1e-7);
+    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
+}
+
+/// The result of a sample for the side to move: 1, ½ or 0.
+fn result_for_mover<R: Rules>(sample: &Sample<R>) -> f64 {
+    let white = f64::from(sample.result) / 2.0;
+    if sample.position.side_to_move() == Side::White { white } else { 1.0 - white }
+}
+
+/// The scale `K` (hundredths of a man) for which σ(score / K) predicts the results best (mean
+/// squared error), by golden-section search between 20 and 2000.
+pub fn fit_scale<R: Rules>(samples: &[Sample<R>]) -> f64 {
+    let error = |k: f64| -> f64 {
+        samples
+            .par_iter()
+            .map(|s| (result_for_mover(s) - sigmoid(f64::from(s.score) / k)).powi(2))
+            .sum::<f64>()
+    };
+    let (mut low, mut high) = (20.0f64, 2000.0f64);
+    let golden = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = high - golden * (high - low);
+        let b = low + golden * (high - low);
+        if error(a) < error(b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+fn items<R: Rules>(layout: &Layout<R>, samples: &[&Sample<R>], scale: f64, lambda: f64) -> Items {
+    let regions = layout.regions();
+    let mut out = Items {
+        patterns: Vec::with_capacity(samples.len() * 2 * regions),
+        dense: Vec::with_capacity(samples.len() * 2),
+        phase: Vec::with_capacity(samples.len() * 2),
+        target: Vec::with_capacity(samples.len() * 2),
+        searched: Vec::with_capacity(samples.len() * 2),
+    };
+    let start = f64::from(layout.start_pieces());
+    for sample in samples {
+        let searched = sigmoid(f64::from(sample.score) / scale);
+        let target = lambda * result_for_mover(sample) + (1.0 - lambda) * searched;
+        let mover_is_white = sample.position.side_to_move() == Side::White;
+        let (target, searched) =
+            if mover_is_white { (target, searched) } else { (1.0 - target, 1.0 - searched) };
+        for (position, flip) in [(sample.position, false), (sample.position.color_flipped(), true)]
+        {
+            let features = layout.features(&position);
+            out.patterns.extend_from_slice(&features.patterns[..regions]);
+            out.dense.push(features.dense);
+            out.phase.push((f64::from(features.pieces) / start).min(1.0) as f32);
+            let (t, s) = if flip { (1.0 - target, 1.0 - searched) } else { (target, searched) };
+            out.target.push(t as f32);
+            out.searched.push(s as f32);
+        }
+    }
+    out
+}
+
+/// Real-valued weights: per region and pattern, then per dense term, an opening and an
+/// endgame value (in that order, interleaved).
+struct Model {
+    regions: usize,
+    values: Vec<f64>,
+}
+
+impl Model {
+    fn dense_offset(&self) -> usize {
+        self.regions * PATTERNS * 2
+    }
+
+    /// The evaluation of item `i` from White's side, hundredths of a man.
+    fn eval(&self, items: &Items, i: usize) -> f64 {
+        let phase = f64::from(items.phase[i]);
+        let (mut opening, mut endgame) = (0.0, 0.0);
+        let patterns = &items.patterns[i * self.regions..(i + 1) * self.regions];
+        for (region, &pattern) in patterns.iter().enumerate() {
+            let at = (region * PATTERNS + pattern as usize) * 2;
+            opening += self.values[at];
+            endgame += self.values[at + 1];
+        }
+        let dense = self.dense_offset();
+        for (term, &value) in items.dense[i].iter().enumerate() {
+            opening += self.values[dense + 2 * term] * f64::from(value);
+            endgame += self.values[dense + 2 * term + 1] * f64::from(value);
+        }
+        opening * phase + endgame * (1.0 - phase)
+    }
+
+    fn loss(&self, items: &Items, scale: f64) -> f64 {
+        if items.len() == 0 {
+            return 0.0;
+        }
+        let total: f64 = (0..items.len())
+            .into_par_iter()
+            .map(|i| {
+                cross_entropy(f64::from(items.target[i]), sigmoid(self.eval(items, i) / scale))
+            })
+            .sum();
+        total / items.len() as f64
+    }
+}
+
+fn baseline_loss(items: &Items) -> f64 {
+    let total: f64 = (0..items.len())
+        .map(|i| cross_entropy(f64::from(items.target[i]), f64::from(items.searched[i])))
+        .sum();
+    total / items.len().max(1) as f64
+}
+
+/// Trains weights for `R` on `samples`, reporting each epoch to `report`. Returns the weights
+/// and the scale `K` used.
+pub fn train<R: Rules>(
+    samples: &[Sample<R>],
+    settings: &Settings,
+    mut report: impl FnMut(&EpochReport),
+) -> (PatternWeights, f64) {
+    let layout = Layout::<R>::new();
+    let scale = fit_scale(samples);
+    let held_out = |game: u32| next_random(u64::from(game) ^ 0xD1B5_4A32_D192_ED03) % 20 == 0;
+    let (validation, training): (Vec<&Sample<R>>, Vec<&Sample<R>>) =
+        samples.iter().partition(|sample| held_out(sample.game));
+    let train_items = items(&layout, &training, scale, settings.lambda);
+    let validation_items = items(&layout, &validation, scale, settings.lambda);
+    let baseline = baseline_loss(&validation_items);
+    let regions = layout.regions();
+    debug_assert!(regions <= MAX_REGIONS);
+    let mut model = Model { regions, values: vec![0.0; regions * PATTERNS * 2 + DENSE * 2] };
+    let dense = model.dense_offset();
+    let (man, king) = settings.start_material;
+    for (term, value) in [(0, man), (1, king)] {
+        model.values[dense + 2 * term] = f64::from(value);
+        model.values[dense + 2 * term + 1] = f64::from(value);
+    }
+    let parameters = model.values.len();
+    let (mut first, mut second) = (vec![0.0f64; parameters], vec![0.0f64; parameters]);
+    let mut gradient = vec![0.0f64; parameters];
+    let (beta1, beta2, epsilon) = (0.9f64, 0.999f64, 1e-8f64);
+    let mut step = 0i32;
+    let mut order: Vec<u32> = (0..train_items.len() as u32).collect();
+    let mut learning_rate = settings.learning_rate;
+    let mut seed = settings.seed;
+    for epoch in 1..=settings.epochs {
+        seed = next_random(seed);
+        shuffle(&mut order, seed);
+        let mut train_loss = 0.0;
+        for batch in order.chunks(settings.batch.max(1)) {
+            // Predictions in parallel; the gradient summed in the batch's order.
+            let errors: Vec<(f64, f64)> = batch
+                .par_iter()
+                .map(|&i| {
+                    let i = i as usize;
+                    let prediction = sigmoid(model.eval(&train_items, i) / scale);
+                    let target = f64::from(train_items.target[i]);
+                    (prediction - target, cross_entropy(target, prediction))
+                })
+                .collect();
+            gradient.iter_mut().for_each(|g| *g = 0.0);
+            for (&i, &(error, loss)) in batch.iter().zip(&errors) {
+                let i = i as usize;
+                train_loss += loss;
+                let d = error / scale / batch.len() as f64;
+                let phase = f64::from(train_items.phase[i]);
+                let (to_opening, to_endgame) = (d * phase, d * (1.0 - phase));
+                let patterns = &train_items.patterns[i * regions..(i + 1) * regions];
+                for (region, &pattern) in patterns.iter().enumerate() {
+                    let at = (region * PATTERNS + pattern as usize) * 2;
+                    gradient[at] += to_opening;
+                    gradient[at + 1] += to_endgame;
+                }
+                for (term, &value) in train_items.dense[i].iter().enumerate() {
+                    gradient[dense + 2 * term] += to_opening * f64::from(value);
+                    gradient[dense + 2 * term + 1] += to_endgame * f64::from(value);
+                }
+            }
+            step += 1;
+            let correction1 = 1.0 - beta1.powi(step);
+            let correction2 = 1.0 - beta2.powi(step);
+            for k in 0..parameters {
+                let g = gradient[k];
+                first[k] = beta1 * first[k] + (1.0 - beta1) * g;
+                second[k] = beta2 * second[k] + (1.0 - beta2) * g * g;
+                let update = first[k] / correction1 / ((second[k] / correction2).sqrt() + epsilon);
+                let decay = if k < dense { settings.weight_decay * model.values[k] } else { 0.0 };
+                model.values[k] -= learning_rate * (update + decay);
+            }
+        }
+        let validation_loss = model.loss(&validation_items, scale);
+        report(&EpochReport {
+            epoch,
+            train_loss: train_loss / train_items.len().max(1) as f64,
+            validation_loss,
+            baseline_loss: baseline,
+        });
+        learning_rate *= settings.decay;
+    }
+    let round16 = |v: f64| v.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+    let table = (0..regions * PATTERNS)
+        .map(|k| [round16(model.values[2 * k]), round16(model.values[2 * k + 1])])
+        .collect();
+    let mut dense_weights = [[0i32; 2]; DENSE];
+    for (term, pair) in dense_weights.iter_mut().enumerate() {
+        *pair = [
+            model.values[dense + 2 * term].round() as i32,
+            model.values[dense + 2 * term + 1].round() as i32,
+        ];
+    }
+    let weights = PatternWeights {
+        variant: R::VARIANT,
+        feature_set: layout.feature_set(),
+        regions,
+        table,
+        dense: dense_weights,
+    };
+    (weights, scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitset::BitSet;
+    use crate::eval::Pattern;
+    use crate::position::Position;
+    use crate::rules::English;
+
+    /// Positions where White is a man up win for White, level ones are drawn: training learns
+    /// that a man is worth something, the same from a seed, and the integer evaluation agrees
+    /// with the model's.
+    #[test]
+    fn training_learns_material_reproducibly() {
+        let start = Position::<English>::start();
+        let mut samples = Vec::new();
+        let mut state = 3u64;
+        for game in 0..400u32 {
+            let mut position = start;
+            for _ in 0..(6 + game % 9) {
+                let list = crate::movegen::legal_moves(&position);
+                if list.is_empty() {
+                    break;
+                }
+                state = next_random(state);
+                position.play(&list.as_slice()[(state >> 33) as usize % list.len()]);
+            }
+            if crate::movegen::has_capture(&position) {
+                continue;
+            }
+            let material = position.pieces(Side::White).count() as i32
+                - position.pieces(Side::Black).count() as i32;
+            let result = (1 + material.signum()) as u8;
+            let mover = if position.side_to_move() == Side::White { 1 } else { -1 };
+            let score = (material * 100 * mover) as i16;
+            samples.push(Sample { position, score, result, game });
+        }
+        let settings = Settings { epochs: 3, batch: 64, ..Settings::default() };
+        let (weights, scale) = train(&samples, &settings, |_| {});
+        let (again, _) = train(&samples, &settings, |_| {});
+        assert_eq!(weights, again);
+        assert!(scale > 20.0 && scale < 2000.0);
+        assert!(weights.dense[0][0] > 50, "{:?}", weights.dense);
+        let pattern = Pattern::<English>::new(weights).unwrap();
+        let up = crate::notation::fen::parse::<English>("W:W18,22:B5").unwrap();
+        assert!(pattern.evaluate(&up) > 0);
+    }
+}

@@ -1,0 +1,271 @@
+//! `damas datagen` and `damas train`: the command lines that make training data and trained
+//! weight files, with their progress on stderr.
+
+use crate::cli::UserError;
+use crate::progress::Progress;
+use damas::datagen::{self, Header, Settings};
+use damas::eval::Evaluator;
+use damas::rules::{Rules, Variant};
+use damas::search::EngineConfig;
+use damas::with_variant;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `damas datagen`.
+#[derive(Debug, clap::Args)]
+pub struct DatagenArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', default_value = "english")]
+    pub variant: String,
+    /// Games to play (a file that has some of them already is completed, not started over).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// The data file, created or resumed.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Nodes each side searches per move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Random plies from the start before the engines play.
+    #[arg(long, default_value_t = 6)]
+    pub random_plies: u8,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: all cores).
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// Transposition table per engine, MiB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: usize,
+    /// The evaluation the games are played with: default (the built-in trained weights, or
+    /// the classic terms where there are none) or classic.
+    #[arg(long, default_value = "default")]
+    pub eval: String,
+    /// A weight file to play with instead.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+/// Arguments of `damas train`.
+#[derive(Debug, clap::Args)]
+pub struct TrainArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', default_value = "english")]
+    pub variant: String,
+    /// Data files of `damas datagen` (all of the same rule set).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The weight file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = damas::train::Settings::default().epochs)]
+    pub epochs: u32,
+    /// Weight of the game result in the target; the rest is the search score's.
+    #[arg(long, default_value_t = damas::train::Settings::default().lambda)]
+    pub lambda: f64,
+    /// Positions per step.
+    #[arg(long, default_value_t = damas::train::Settings::default().batch)]
+    pub batch: usize,
+    /// Adam's step size in the first epoch, in hundredths of a man.
+    #[arg(long, default_value_t = damas::train::Settings::default().learning_rate)]
+    pub learning_rate: f64,
+    /// Factor of the step size from one epoch to the next.
+    #[arg(long, default_value_t = damas::train::Settings::default().decay)]
+    pub decay: f64,
+    /// Weight decay of the pattern weights.
+    #[arg(long, default_value_t = damas::train::Settings::default().weight_decay)]
+    pub weight_decay: f64,
+    /// Seed of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn threads(requested: Option<usize>) -> usize {
+    requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+}
+
+fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
+    let evaluator =
+        Evaluator::<R>::chosen(&args.eval, args.eval_file.as_deref()).map_err(UserError)?;
+    eprintln!("datagen: {} with the {} evaluation", R::VARIANT.name(), evaluator.describe());
+    let config = EngineConfig::new(1, args.hash.max(1)).with_evaluator(evaluator);
+    let settings = Settings {
+        games: args.games,
+        nodes: args.nodes.max(1),
+        seed: args.seed,
+        random_plies: args.random_plies,
+        threads: threads(args.threads),
+    };
+    let header = Header {
+        variant: R::VARIANT,
+        nodes: settings.nodes,
+        seed: settings.seed,
+        random_plies: settings.random_plies,
+    };
+    let path = &args.out;
+    let mut done = HashSet::new();
+    let mut file = if path.exists() {
+        let bytes =
+            std::fs::read(path).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let contents = datagen::read::<R>(&bytes)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        if contents.header != header {
+            return Err(UserError(format!(
+                "{} was made with other settings ({} nodes, seed {}, {} random plies): resume \
+                 it with those or write another file",
+                path.display(),
+                contents.header.nodes,
+                contents.header.seed,
+                contents.header.random_plies
+            )));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        // A block cut short when the last run stopped is dropped; its game is played again.
+        file.set_len(contents.complete as u64)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        eprintln!(
+            "datagen: resuming {}: {} games and {} positions already there",
+            path.display(),
+            contents.games.len(),
+            contents.samples.len()
+        );
+        done = contents.games;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?
+    } else {
+        let mut file = std::fs::File::create(path)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        file.write_all(&datagen::write_header::<R>(&header))
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        file
+    };
+    let mut progress = Progress::new(u64::from(settings.games), "games")?;
+    let started = std::time::Instant::now();
+    let write = |block: &[u8]| {
+        file.write_all(block)
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let end = datagen::run::<R>(&config, &settings, &done, write, |state| {
+        let rate = state.positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        let message = format!("{} positions, {rate:.0}/s", state.positions);
+        progress.update(u64::from(state.games), &message, false);
+    })
+    .map_err(UserError)?;
+    progress.finish();
+    eprintln!(
+        "datagen: {} games in {}, {} new positions in {:.0} s",
+        end.games,
+        path.display(),
+        end.positions,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Runs `damas datagen`.
+///
+/// # Errors
+/// Bad arguments, a file that cannot be read or written or was made with other settings.
+pub fn run_datagen(args: &DatagenArgs) -> Result<(), UserError> {
+    let variant: Variant = args.variant.parse()?;
+    with_variant!(variant, R => datagen::<R>(args))
+}
+
+fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, UserError> {
+    let mut samples = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        let bytes =
+            std::fs::read(path).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let contents = datagen::read::<R>(&bytes)
+            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        eprintln!(
+            "train: {}: {} games, {} positions",
+            path.display(),
+            contents.games.len(),
+            contents.samples.len()
+        );
+        // Game numbers restart in every file: keep them apart for the held-out split.
+        let offset = (index as u32) << 24;
+        samples.extend(contents.samples.into_iter().map(|mut sample| {
+            sample.game = sample.game.wrapping_add(offset);
+            sample
+        }));
+    }
+    Ok(samples)
+}
+
+fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
+    let samples = read_data::<R>(&args.data)?;
+    if samples.is_empty() {
+        return Err(UserError("no positions to train on".into()));
+    }
+    let classic = damas::eval::params::weights::<R>();
+    let settings = damas::train::Settings {
+        epochs: args.epochs,
+        lambda: args.lambda.clamp(0.0, 1.0),
+        batch: args.batch.max(1),
+        learning_rate: args.learning_rate,
+        decay: args.decay,
+        weight_decay: args.weight_decay,
+        seed: args.seed,
+        start_material: (classic.man, classic.king),
+    };
+    let started = std::time::Instant::now();
+    let mut progress = Progress::new(u64::from(settings.epochs), "epochs")?;
+    let (weights, scale) = damas::train::train::<R>(&samples, &settings, |report| {
+        progress.println(&format!(
+            "epoch {:>3}: training loss {:.5}, validation loss {:.5} (the search scores alone: \
+             {:.5}), {:.0} s",
+            report.epoch,
+            report.train_loss,
+            report.validation_loss,
+            report.baseline_loss,
+            started.elapsed().as_secs_f64()
+        ));
+        progress.update(u64::from(report.epoch), "", true);
+    });
+    progress.finish();
+    let bytes = damas::eval::file::write(&weights);
+    write_file(&args.out, &bytes)?;
+    let names = damas::eval::pattern::DENSE_NAMES;
+    let dense: Vec<String> = names
+        .iter()
+        .zip(&weights.dense)
+        .map(|(name, [opening, endgame])| format!("{name} {opening}/{endgame}"))
+        .collect();
+    eprintln!(
+        "train: {} positions, scale K = {scale:.1}; {}; wrote {} ({} bytes) in {:.0} s",
+        samples.len(),
+        dense.join(", "),
+        args.out.display(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UserError> {
+    // Written beside and renamed, so a stopped run never leaves half a weight file.
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| UserError(format!("{}: {e}", path.display())))
+}
+
+/// Runs `damas train`.
+///
+/// # Errors
+/// Bad arguments, unreadable or foreign data files, an unwritable output.
+pub fn run_train(args: &TrainArgs) -> Result<(), UserError> {
+    let variant: Variant = args.variant.parse()?;
+    with_variant!(variant, R => train::<R>(args))
+}
