@@ -28,6 +28,10 @@ pub struct Settings {
     pub multipv: usize,
     /// Write an SVG diagram with the best move to this file.
     pub svg: Option<String>,
+    /// The evaluation: `default` or `classic`.
+    pub eval: String,
+    /// A weight file to evaluate with instead.
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 use crate::notation::moves::line_to_pdn as line;
@@ -99,10 +103,14 @@ fn limits(settings: &Settings, default_seconds: f64) -> Limits {
     }
 }
 
-fn engine<R: Rules>(settings: &Settings) -> Engine<R> {
-    let mut engine = Engine::<R>::new(settings.threads, settings.hash);
+fn engine<R: Rules>(settings: &Settings) -> Result<Engine<R>, String> {
+    let evaluator =
+        crate::eval::Evaluator::<R>::chosen(&settings.eval, settings.eval_file.as_deref())?;
+    let config =
+        crate::search::EngineConfig::new(settings.threads, settings.hash).with_evaluator(evaluator);
+    let mut engine = Engine::<R>::with_config(config);
     engine.set_multipv(settings.multipv.max(1));
-    engine
+    Ok(engine)
 }
 
 /// Analyses `start` and prints the result.
@@ -110,7 +118,7 @@ fn engine<R: Rules>(settings: &Settings) -> Engine<R> {
 /// # Errors
 /// The SVG file cannot be written.
 pub fn run<R: Rules>(game: Game<R>, settings: &Settings) -> Result<(), String> {
-    let mut engine = engine::<R>(settings);
+    let mut engine = engine::<R>(settings)?;
     analyse_one(&mut engine, &game, settings)
 }
 
@@ -177,7 +185,7 @@ fn analyse_one<R: Rules>(
 /// The file cannot be read, or some lines were not positions (after analysing the others).
 pub fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut engine = engine::<R>(settings);
+    let mut engine = engine::<R>(settings)?;
     let mut bad = 0;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -223,7 +231,7 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
     let texts = game_text.moves.iter().map(String::as_str);
     play_moves(&mut game, texts, Notation::PdnFirst).map_err(|e| format!("{e} of the game"))?;
     let played: Vec<_> = game.moves().copied().collect();
-    let mut engine = engine::<R>(&Settings { multipv: 1, ..settings.clone() });
+    let mut engine = engine::<R>(&Settings { multipv: 1, ..settings.clone() })?;
     let limits = limits(settings, 1.0);
     // Score and best move of every position, the final one included, for the side to move.
     let mut replay = Game::new(start);

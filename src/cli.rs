@@ -133,6 +133,10 @@ pub enum Command {
         /// speed-up: the time to reach the same depth).
         #[arg(long, short = 't', default_value_t = 1)]
         threads: usize,
+        /// The evaluation: default (the signature's) or classic (the hand-set terms: the
+        /// trained evaluation's cost, side by side).
+        #[arg(long, default_value = "default", value_parser = ["default", "classic"])]
+        eval: String,
     },
     /// Plays a match or tournament between engines (Hub or DXP programs, or damas's built-in
     /// players) with clocks, concurrency, a PDN record, Elo with its interval, the pentanomial
@@ -184,6 +188,13 @@ pub enum Command {
         /// One JSON object per line instead of text.
         #[arg(long)]
         json: bool,
+        /// The evaluation: default (the built-in trained weights, or the classic terms where
+        /// the rule set has none) or classic.
+        #[arg(long, default_value = "default")]
+        eval: String,
+        /// A weight file of `damas train` to evaluate with.
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
     },
     /// Draws the board.
     Show {
@@ -284,8 +295,13 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_moves::<R>(&position, style))
         }
-        Command::Bench { depth, threads } => {
-            damas::bench::run(depth.max(1), threads.max(1));
+        Command::Bench { depth, threads, eval } => {
+            let kind = if eval == "classic" {
+                damas::eval::Kind::Classic
+            } else {
+                damas::eval::Kind::Default
+            };
+            damas::bench::run_with(depth.max(1), threads.max(1), kind);
             Ok(())
         }
         Command::Analyze {
@@ -299,6 +315,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             multipv,
             svg,
             json,
+            eval,
+            eval_file,
         } => {
             let mut variant: Variant = position.variant.parse()?;
             if let Some(seconds) = time {
@@ -321,6 +339,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 json,
                 multipv,
                 svg,
+                eval,
+                eval_file,
             };
             if let Some(path) = pdn {
                 let text = std::fs::read_to_string(&path)

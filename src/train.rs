@@ -75,8 +75,8 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// Mean cross-entropy on the held-out positions after it.
     pub validation_loss: f64,
-    /// The same, of the search scores alone (what the data's own engine predicted), for
-    /// comparison; constant over epochs.
+    /// The same, of the hand-set (classic) evaluation, for comparison: what the trained
+    /// weights must beat. Constant over epochs.
     pub baseline_loss: f64,
 }
 
@@ -87,8 +87,8 @@ struct Items {
     /// The opening share of the blend: pieces / start pieces.
     phase: Vec<f32>,
     target: Vec<f32>,
-    /// σ(score / K) from White's side, for the baseline.
-    searched: Vec<f32>,
+    /// σ(classic evaluation / K) from White's side, for the baseline.
+    classic: Vec<f32>,
 }
 
 impl Items {
@@ -142,24 +142,25 @@ fn items<R: Rules>(layout: &Layout<R>, samples: &[&Sample<R>], scale: f64, lambd
         dense: Vec::with_capacity(samples.len() * 2),
         phase: Vec::with_capacity(samples.len() * 2),
         target: Vec::with_capacity(samples.len() * 2),
-        searched: Vec::with_capacity(samples.len() * 2),
+        classic: Vec::with_capacity(samples.len() * 2),
     };
+    let classic = crate::eval::Classic::<R>::new();
     let start = f64::from(layout.start_pieces());
     for sample in samples {
         let searched = sigmoid(f64::from(sample.score) / scale);
         let target = lambda * result_for_mover(sample) + (1.0 - lambda) * searched;
         let mover_is_white = sample.position.side_to_move() == Side::White;
-        let (target, searched) =
-            if mover_is_white { (target, searched) } else { (1.0 - target, 1.0 - searched) };
+        let target = if mover_is_white { target } else { 1.0 - target };
         for (position, flip) in [(sample.position, false), (sample.position.color_flipped(), true)]
         {
             let features = layout.features(&position);
             out.patterns.extend_from_slice(&features.patterns[..regions]);
             out.dense.push(features.dense);
             out.phase.push((f64::from(features.pieces) / start).min(1.0) as f32);
-            let (t, s) = if flip { (1.0 - target, 1.0 - searched) } else { (target, searched) };
-            out.target.push(t as f32);
-            out.searched.push(s as f32);
+            out.target.push(if flip { 1.0 - target } else { target } as f32);
+            let hand = f64::from(classic.evaluate(&position));
+            let hand_white = if position.side_to_move() == Side::White { hand } else { -hand };
+            out.classic.push(sigmoid(hand_white / scale) as f32);
         }
     }
     out
@@ -211,7 +212,7 @@ impl Model {
 
 fn baseline_loss(items: &Items) -> f64 {
     let total: f64 = (0..items.len())
-        .map(|i| cross_entropy(f64::from(items.target[i]), f64::from(items.searched[i])))
+        .map(|i| cross_entropy(f64::from(items.target[i]), f64::from(items.classic[i])))
         .sum();
     total / items.len().max(1) as f64
 }

@@ -223,8 +223,8 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
     let mut progress = Progress::new(u64::from(settings.epochs), "epochs")?;
     let (weights, scale) = damas::train::train::<R>(&samples, &settings, |report| {
         progress.println(&format!(
-            "epoch {:>3}: training loss {:.5}, validation loss {:.5} (the search scores alone: \
-             {:.5}), {:.0} s",
+            "epoch {:>3}: training loss {:.5}, validation loss {:.5} (the classic \
+             evaluation: {:.5}), {:.0} s",
             report.epoch,
             report.train_loss,
             report.validation_loss,

@@ -22,9 +22,11 @@ pub use pattern::{Pattern, PatternWeights};
 /// The weight files built into the binary, by rule set: the default evaluation where present.
 /// Made with `damas datagen` and `damas train` (see the README for the commands).
 fn embedded(variant: Variant) -> Option<&'static [u8]> {
-    // No rule set has built-in weights yet.
-    let _ = variant;
-    None
+    match variant {
+        Variant::English => Some(include_bytes!("weights/english.dmw")),
+        Variant::International => Some(include_bytes!("weights/international.dmw")),
+        _ => None,
+    }
 }
 
 /// Which evaluation to use, as the `eval` option names them.

@@ -216,8 +216,10 @@ impl<R: Rules> Player<R> for DxpPlayer {
                 Message::GameAccept { code, .. } => {
                     return Err(Failure::Protocol(format!("refused the game (code {code})")));
                 }
-                // The acknowledgement of the previous game's end, if late.
-                Message::GameEnd { .. } => {}
+                // The acknowledgement of the previous game's end, if late; or a move of that
+                // game the engine sent before it read our GAMEEND (the referee ended the game by
+                // a rule or adjudication the engine does not apply, while it was thinking).
+                Message::GameEnd { .. } | Message::Move { .. } => {}
                 other => {
                     return Err(Failure::Protocol(format!("answered GAMEREQ with {other:?}")));
                 }
