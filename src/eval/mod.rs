@@ -25,6 +25,7 @@ fn embedded(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::English => Some(include_bytes!("weights/english.dmw")),
         Variant::International => Some(include_bytes!("weights/international.dmw")),
+        Variant::Russian => Some(include_bytes!("weights/russian.dmw")),
         _ => None,
     }
 }
