@@ -26,6 +26,9 @@ fn embedded(variant: Variant) -> Option<&'static [u8]> {
         Variant::English => Some(include_bytes!("weights/english.dmw")),
         Variant::International => Some(include_bytes!("weights/international.dmw")),
         Variant::Russian => Some(include_bytes!("weights/russian.dmw")),
+        Variant::Brazilian => Some(include_bytes!("weights/brazilian.dmw")),
+        Variant::Spanish => Some(include_bytes!("weights/spanish.dmw")),
+        Variant::Turkish => Some(include_bytes!("weights/turkish.dmw")),
         _ => None,
     }
 }
