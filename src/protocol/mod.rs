@@ -6,6 +6,7 @@
 //! Depends on the rules library, `game` and `search`; the search never prints, only the
 //! protocol writes to stdout.
 
+pub mod checkerboard;
 pub mod dxp;
 pub mod hub;
 pub mod options;
@@ -115,6 +116,14 @@ impl Input {
             let _ = feeder.send(Event::Eof);
         });
         Input { events, sender, pending: VecDeque::new(), closed: false, shared }
+    }
+
+    /// An input with nothing to read, for a session that a host drives by calls (the
+    /// CheckerBoard library): its first event is the end of input.
+    pub fn none() -> Input {
+        let (sender, events) = channel();
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        Input { events, sender, pending: VecDeque::new(), closed: true, shared }
     }
 
     /// Reads stdin.

@@ -14,6 +14,8 @@ use crate::rules::{Rules, Variant};
 use crate::search::{Engine, EngineConfig, InfoSink, Limits, SearchResult, Value};
 use crate::with_variant;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// How a line leaves the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +59,12 @@ pub struct Session<R: Rules> {
 impl<R: Rules> Session<R> {
     fn new(options: Options, input: Input) -> Self {
         Session { options, engine: None, game: Game::new(Position::start()), input }
+    }
+
+    /// A session driven by calls rather than lines (the CheckerBoard library): it reads no
+    /// input, and searches with [`Session::search_here`].
+    pub fn hosted(options: Options) -> Self {
+        Self::new(options, Input::none())
     }
 
     /// The evaluation the options choose. A weight file that does not fit this rule set (the
@@ -189,6 +197,39 @@ impl<R: Rules> Session<R> {
         let game = self.game.clone();
         let search = Background::start(engine, game, limits, ponder, sink, &self.input);
         let (engine, result) = supervise(search, &mut self.input, classify);
+        self.engine = Some(engine);
+        result
+    }
+}
+
+impl<R: Rules> Session<R> {
+    /// Searches the game on the caller's thread within `limits`, reporting iterations to
+    /// `sink`, for a host that calls in and waits (the CheckerBoard library). Meanwhile a
+    /// watcher thread asks `stop` every millisecond and stops the search when it says so.
+    pub fn search_here(
+        &mut self,
+        limits: Limits,
+        sink: &mut dyn InfoSink<R>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> SearchResult<R> {
+        let mut engine = self.take_engine();
+        let control = engine.control();
+        control.prepare(false);
+        let done = AtomicBool::new(false);
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if stop() {
+                        control.request_stop();
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+            let result = engine.go_prepared(&self.game, limits, sink);
+            done.store(true, Ordering::Relaxed);
+            result
+        });
         self.engine = Some(engine);
         result
     }

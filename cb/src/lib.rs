@@ -1,0 +1,240 @@
+//! damas as a CheckerBoard engine: the C functions of the CheckerBoard engine API, version 2
+//! (`getmove`, `enginecommand`, `islegal`), exported under their C names with the calling
+//! convention the GUIs use (`__stdcall` on 32-bit Windows, the C convention elsewhere).
+//!
+//! This is the one module with unsafe code. It copies the caller's buffers into the safe types
+//! of [`damas::protocol::checkerboard`], which owns what they mean, calls the engine there,
+//! and copies the answers back. It must not grow logic of its own.
+//!
+//! A panic never reaches the host: the library is built with the `cb` profile, which unwinds,
+//! every export catches what unwinds, answers as for bad input and starts the engine afresh on
+//! the next call.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(panic = "abort")]
+compile_error!(
+    "build the CheckerBoard library with `cargo build --profile cb -p damas-cb`: with \
+     panic = \"abort\" a panic would end the GUI that loaded it"
+);
+
+use damas::protocol::checkerboard::{
+    Board8x8, CB_UNKNOWN, COMMAND_SIZE, CbMove, CheckerBoard, TEXT_SIZE, TimeRequest, fit,
+};
+use std::ffi::{c_char, c_int};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+/// The engine, built on the first call. `getmove` holds it for the whole search; the other
+/// functions do not wait for it (a GUI calls them from its window thread).
+static ENGINE: Mutex<Option<CheckerBoard>> = Mutex::new(None);
+
+/// The longest command read: CheckerBoard declares 256 bytes but builds `set gamehist` from a
+/// string of any length; the cap only bounds a string that lost its NUL.
+const COMMAND_LIMIT: usize = 1 << 16;
+
+/// The engine, waiting for a running search. After a panic the engine is dropped and built
+/// again: its state is not trusted.
+fn engine() -> MutexGuard<'static, Option<CheckerBoard>> {
+    ENGINE.lock().unwrap_or_else(|poisoned| {
+        let mut guard = poisoned.into_inner();
+        *guard = None;
+        guard
+    })
+}
+
+/// The engine, unless a search holds it.
+fn engine_now() -> Option<MutexGuard<'static, Option<CheckerBoard>>> {
+    match ENGINE.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(poisoned)) => {
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            Some(guard)
+        }
+        Err(TryLockError::WouldBlock) => None,
+    }
+}
+
+/// A C text buffer of [`TEXT_SIZE`] bytes owned by the caller (null: none).
+#[derive(Clone, Copy)]
+struct TextBuffer(*mut c_char);
+
+impl TextBuffer {
+    /// Writes `text`, cut to fit, with its NUL.
+    fn write(self, text: &str) {
+        if self.0.is_null() {
+            return;
+        }
+        let text = fit(text, TEXT_SIZE);
+        // SAFETY: the API gives `char str[1024]` and `char reply[1024]`, valid for writes for
+        // the whole call; `fit` leaves room for the NUL, and the pointer is not null.
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), self.0, text.len());
+            self.0.add(text.len()).write(0);
+        }
+    }
+}
+
+/// The caller's `playnow` flag (null: none), read by the search's watcher thread.
+struct PlayNow(*const c_int);
+
+// SAFETY: the flag is an int that the GUI sets from its own thread while `getmove` runs, and
+// which outlives the call; the watcher only reads it, with volatile reads, until `getmove`
+// returns.
+unsafe impl Sync for PlayNow {}
+
+impl PlayNow {
+    fn now(&self) -> bool {
+        // SAFETY: see the `Sync` impl; null was checked.
+        !self.0.is_null() && unsafe { self.0.read_volatile() } != 0
+    }
+}
+
+/// The C string at `text`, up to its NUL or [`COMMAND_LIMIT`] bytes.
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string.
+unsafe fn read_command(text: *const c_char) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(COMMAND_SIZE);
+    if text.is_null() {
+        return bytes;
+    }
+    for offset in 0..COMMAND_LIMIT {
+        // SAFETY: the caller's string is readable up to and including its NUL, and we stop
+        // at the NUL.
+        let byte = unsafe { text.add(offset).read() } as u8;
+        if byte == 0 {
+            break;
+        }
+        bytes.push(byte);
+    }
+    bytes
+}
+
+/// Reads the board array.
+///
+/// # Safety
+/// `board` is null or points to CheckerBoard's `int board[8][8]`.
+unsafe fn read_board(board: *const Board8x8) -> Option<Board8x8> {
+    // SAFETY: the caller's board is 64 readable ints when it is not null.
+    (!board.is_null()).then(|| unsafe { board.read_unaligned() })
+}
+
+/// `int getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow,
+/// int info, int moreinfo, struct CBmove *move)`: plays a move for `color` on `board`, writing
+/// the board after it back into `board` and the move into `move`; returns CB_WIN, CB_LOSS,
+/// CB_DRAW or, for an unreadable board or colour (the reason in `str`, the board untouched),
+/// CB_UNKNOWN.
+///
+/// # Safety
+/// The pointers are null or valid as the CheckerBoard API describes, for the whole call.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the API's signature
+pub unsafe extern "system" fn getmove(
+    board: *mut Board8x8,
+    color: c_int,
+    maxtime: f64,
+    status: *mut c_char,
+    playnow: *const c_int,
+    info: c_int,
+    moreinfo: c_int,
+    mv: *mut CbMove,
+) -> c_int {
+    let status = TextBuffer(status);
+    let playnow = PlayNow(playnow);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as the function's contract says.
+        let mut local = unsafe { read_board(board) }.ok_or("no board")?;
+        let mut guard = engine();
+        let engine = guard.get_or_insert_with(CheckerBoard::new);
+        let time = TimeRequest { maxtime, info, moreinfo };
+        let answer =
+            engine.getmove(&mut local, color, time, &mut |text| status.write(text), &|| {
+                playnow.now()
+            })?;
+        // SAFETY: the board was readable above, and the API makes it writable.
+        unsafe { board.write_unaligned(local) };
+        if let Some(record) = answer.mv.filter(|_| !mv.is_null()) {
+            // SAFETY: `move` points to the caller's `struct CBmove`, which has this layout.
+            unsafe { mv.write_unaligned(record) };
+        }
+        Ok::<c_int, String>(answer.result)
+    }));
+    match outcome {
+        Ok(Ok(result)) => result,
+        Ok(Err(message)) => {
+            status.write(&format!("damas: {message}"));
+            CB_UNKNOWN
+        }
+        Err(_) => {
+            drop(engine());
+            status.write("damas: internal error; the engine restarts");
+            CB_UNKNOWN
+        }
+    }
+}
+
+/// `int enginecommand(char command[256], char reply[1024])`: answers a command in `reply`;
+/// returns 1 when it was understood and carried out, 0 otherwise (`?` for an unknown one).
+///
+/// # Safety
+/// `command` is null or a NUL-terminated string; `reply` is null or 1024 writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut c_char) -> c_int {
+    let reply = TextBuffer(reply);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as the function's contract says.
+        let bytes = unsafe { read_command(command) };
+        let text = std::str::from_utf8(&bytes).map_err(|_| "the command is not UTF-8 text")?;
+        // Debug builds only: lets the test host check that a panic stops at this boundary.
+        #[cfg(debug_assertions)]
+        if text == "debug panic" {
+            panic!("the test host asked for a panic");
+        }
+        if let Some(answer) = CheckerBoard::static_reply(text) {
+            return Ok(answer);
+        }
+        let mut guard = engine_now().ok_or("damas is searching; ask again after its move")?;
+        guard.get_or_insert_with(CheckerBoard::new).command(text)
+    }));
+    let (answer, understood) = match outcome {
+        Ok(Ok(answer)) => (answer, 1),
+        Ok(Err(message)) => (message, 0),
+        Err(_) => ("damas: internal error; the engine restarts".to_string(), 0),
+    };
+    reply.write(&answer);
+    understood
+}
+
+/// `int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)`: 1 and the
+/// move in `move` when `color` may play from square `from` to square `to` (CheckerBoard's
+/// numbers for the game type), 0 otherwise.
+///
+/// # Safety
+/// The pointers are null or valid as the CheckerBoard API describes, for the whole call.
+#[unsafe(no_mangle)]
+pub unsafe extern "system" fn islegal(
+    board: *const Board8x8,
+    color: c_int,
+    from: c_int,
+    to: c_int,
+    mv: *mut CbMove,
+) -> c_int {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as the function's contract says.
+        let board = unsafe { read_board(board) }?;
+        let mut guard = engine_now()?;
+        let record =
+            guard.get_or_insert_with(CheckerBoard::new).islegal(&board, color, from, to)?;
+        if !mv.is_null() {
+            // SAFETY: `move` points to the caller's `struct CBmove`, which has this layout.
+            unsafe { mv.write_unaligned(record) };
+        }
+        Some(())
+    }));
+    match outcome {
+        Ok(Some(())) => 1,
+        _ => 0,
+    }
+}
