@@ -33,6 +33,57 @@ static ENGINE: Mutex<Option<CheckerBoard>> = Mutex::new(None);
 /// string of any length; the cap only bounds a string that lost its NUL.
 const COMMAND_LIMIT: usize = 1 << 16;
 
+/// A new engine, for the game type the library's file name names (see
+/// [`CheckerBoard::for_library`]).
+fn new_engine() -> CheckerBoard {
+    CheckerBoard::for_library(&library_file().unwrap_or_default())
+}
+
+/// The path of this library's file, from the address of one of its functions.
+#[cfg(unix)]
+fn library_file() -> Option<String> {
+    let mut found = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: dladdr only reads the address and fills the structure it is given.
+    let ok = unsafe { libc::dladdr(library_file as *const libc::c_void, found.as_mut_ptr()) };
+    if ok == 0 {
+        return None;
+    }
+    // SAFETY: dladdr succeeded, so the structure is filled; dli_fname is null or a C string
+    // owned by the loader for as long as the library stays loaded.
+    let name = unsafe { found.assume_init() }.dli_fname;
+    (!name.is_null())
+        .then(|| unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned())
+}
+
+/// The path of this library's file, from the address of one of its functions.
+#[cfg(windows)]
+fn library_file() -> Option<String> {
+    use std::ffi::c_void;
+    const FROM_ADDRESS: u32 = 0x4; // GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS
+    const UNCHANGED_REFCOUNT: u32 = 0x2; // GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn GetModuleHandleExW(flags: u32, name: *const u16, module: *mut *mut c_void) -> i32;
+        fn GetModuleFileNameW(module: *mut c_void, name: *mut u16, size: u32) -> u32;
+    }
+    let mut module = std::ptr::null_mut();
+    let address = library_file as *const u16;
+    // SAFETY: with FROM_ADDRESS the name argument is an address inside the module; the handle
+    // is written to `module` and, with UNCHANGED_REFCOUNT, needs no release.
+    if unsafe { GetModuleHandleExW(FROM_ADDRESS | UNCHANGED_REFCOUNT, address, &mut module) } == 0 {
+        return None;
+    }
+    let mut buffer = vec![0u16; 32 * 1024];
+    // SAFETY: the buffer holds `buffer.len()` wide characters; the call writes at most that.
+    let length = unsafe { GetModuleFileNameW(module, buffer.as_mut_ptr(), buffer.len() as u32) };
+    (length > 0).then(|| String::from_utf16_lossy(&buffer[..length as usize]))
+}
+
+#[cfg(not(any(unix, windows)))]
+fn library_file() -> Option<String> {
+    None
+}
+
 /// The engine, waiting for a running search. After a panic the engine is dropped and built
 /// again: its state is not trusted.
 fn engine() -> MutexGuard<'static, Option<CheckerBoard>> {
@@ -147,7 +198,7 @@ pub unsafe extern "system" fn getmove(
         // SAFETY: as the function's contract says.
         let mut local = unsafe { read_board(board) }.ok_or("no board")?;
         let mut guard = engine();
-        let engine = guard.get_or_insert_with(CheckerBoard::new);
+        let engine = guard.get_or_insert_with(new_engine);
         let time = TimeRequest { maxtime, info, moreinfo };
         let answer =
             engine.getmove(&mut local, color, time, &mut |text| status.write(text), &|| {
@@ -196,7 +247,7 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
             return Ok(answer);
         }
         let mut guard = engine_now().ok_or("damas is searching; ask again after its move")?;
-        guard.get_or_insert_with(CheckerBoard::new).command(text)
+        guard.get_or_insert_with(new_engine).command(text)
     }));
     let (answer, understood) = match outcome {
         Ok(Ok(answer)) => (answer, 1),
@@ -225,8 +276,7 @@ pub unsafe extern "system" fn islegal(
         // SAFETY: as the function's contract says.
         let board = unsafe { read_board(board) }?;
         let mut guard = engine_now()?;
-        let record =
-            guard.get_or_insert_with(CheckerBoard::new).islegal(&board, color, from, to)?;
+        let record = guard.get_or_insert_with(new_engine).islegal(&board, color, from, to)?;
         if !mv.is_null() {
             // SAFETY: `move` points to the caller's `struct CBmove`, which has this layout.
             unsafe { mv.write_unaligned(record) };

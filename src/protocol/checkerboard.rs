@@ -382,6 +382,26 @@ impl CheckerBoard {
         CheckerBoard { host: host(21, Options::with_variant(Variant::English)) }
     }
 
+    /// The engine a library file named `file` starts: English, unless the file's name holds
+    /// the name of one of the other game types' rule sets (`damas_cb_russian.dll` plays
+    /// Russian), so that a GUI that asks `get gametype` once finds the game the user chose by
+    /// naming the copy.
+    pub fn for_library(file: &str) -> Self {
+        let stem = std::path::Path::new(file)
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let chosen = GAME_TYPES
+            .iter()
+            .find(|(_, variant)| *variant != Variant::English && stem.contains(variant.name()));
+        match chosen {
+            Some(&(gametype, variant)) => {
+                CheckerBoard { host: host(gametype, Options::with_variant(variant)) }
+            }
+            None => Self::new(),
+        }
+    }
+
     /// The game type played now.
     pub fn gametype(&self) -> i32 {
         self.host.gametype()
@@ -881,6 +901,14 @@ mod tests {
             engine.command("get movelist W:Wa1:Bh8").expect("movelist").starts_with("movelist 1,")
         );
         assert_eq!(fit("ab\u{e9}", 3), "ab");
+    }
+
+    #[test]
+    fn the_library_file_name_chooses_the_game_type() {
+        assert_eq!(CheckerBoard::for_library("/x/libdamas_cb.so").gametype(), 21);
+        assert_eq!(CheckerBoard::for_library(r"C:\CB\engines\damas_cb_russian.dll").gametype(), 25);
+        assert_eq!(CheckerBoard::for_library("libdamas_cb_Italian.so").gametype(), 22);
+        assert_eq!(CheckerBoard::for_library("").gametype(), 21);
     }
 
     #[test]

@@ -22,8 +22,11 @@ Usage: host.py --lib target/cb/libdamas_cb.so [--games 1] [--time 0.05] [--seed 
 
 import argparse
 import ctypes
+import os
 import random
+import shutil
 import sys
+import tempfile
 import threading
 import time
 
@@ -378,6 +381,15 @@ def main():
     check(command(lib, "set hashsize 16") == (1, "16"), "set hashsize")
     check(command(lib, "set searchthreads 1") == (1, "1"), "set searchthreads")
     print(f"loaded {args.lib}: {name}, protocol version 2", flush=True)
+
+    # A copy named for a rule set plays it from the start: CheckerBoard asks the game type once.
+    with tempfile.TemporaryDirectory() as folder:
+        for word, gametype in [("russian", 25), ("italian", 22)]:
+            copy = os.path.join(folder, f"libdamas_cb_{word}{os.path.splitext(args.lib)[1]}")
+            shutil.copy(args.lib, copy)
+            check(command(load(copy), "get gametype") == (1, str(gametype)),
+                  f"a copy named {os.path.basename(copy)} plays game type {gametype}")
+    print("a copy of the library named damas_cb_russian plays Russian, _italian Italian", flush=True)
 
     garbage(lib)
     for variant, gametype in GAMES:
