@@ -108,7 +108,7 @@ fn engine<R: Rules>(settings: &Settings) -> Result<Engine<R>, String> {
         crate::eval::Evaluator::<R>::chosen(&settings.eval, settings.eval_file.as_deref())?;
     let config =
         crate::search::EngineConfig::new(settings.threads, settings.hash).with_evaluator(evaluator);
-    let mut engine = Engine::<R>::with_config(config);
+    let mut engine = Engine::<R>::try_with_config(config)?;
     engine.set_multipv(settings.multipv.max(1));
     Ok(engine)
 }

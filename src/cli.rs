@@ -369,7 +369,13 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
         Command::Train(args) => crate::train_cli::run_train(&args),
         Command::Variants => {
             for variant in Variant::ALL {
-                println!("{:<16} {}", variant.name(), variant.description());
+                let aliases = variant.aliases();
+                let also = if aliases.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (also: {})", aliases.join(", "))
+                };
+                println!("{:<16} {}{also}", variant.name(), variant.description());
             }
             Ok(())
         }

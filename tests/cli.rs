@@ -148,3 +148,27 @@ fn a_reader_that_leaves_early_is_no_error() {
     assert!(output.status.success(), "{:?}: {err}", output.status);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `damas variants` lists the other names each rule set is read by, as its help promises.
+#[test]
+fn variants_lists_names_and_aliases() {
+    let output = damas(&["variants"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let english = text.lines().find(|l| l.starts_with("english ")).expect("english listed");
+    assert!(english.contains("(also: american, checkers, 21)"), "{english}");
+    let line = text.lines().find(|l| l.starts_with("international ")).expect("international");
+    assert!(line.contains("standard") && line.contains("20"), "{line}");
+    assert_eq!(text.lines().count(), 18);
+}
+
+/// `analyze` with a table the machine cannot give says so and exits with status 2 (it once
+/// aborted, or panicked on the overflow of the largest number).
+#[test]
+fn analyze_refuses_a_hash_table_it_cannot_have() {
+    for size in ["18446744073709551615", "1099511627776"] {
+        let output = damas(&["analyze", "--depth", "2", "--hash", size]);
+        assert_eq!(output.status.code(), Some(2), "{size}: {}", stderr(&output));
+        assert!(stderr(&output).contains("could not allocate"), "{}", stderr(&output));
+    }
+}

@@ -47,6 +47,12 @@ impl Engine {
         Engine { child, stdin, lines }
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
     fn send(&mut self, text: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(text.as_bytes()).expect("write");
@@ -269,6 +275,42 @@ fn hub_reports_bad_input_and_keeps_the_previous_position() {
     engine.send("go think");
     let mv = done_move(engine.until("done").last().unwrap());
     assert!(legal_after::<International>(INTL_START, &["32-28"], &mv), "{mv}");
+}
+
+/// Input a client should not send but does: a byte that is not UTF-8 (it once ended the
+/// session silently), a carriage return inside a value (it once came back inside the error line,
+/// which a client reading universal newlines takes for two lines), a line of a megabyte, a hash
+/// size the machine cannot give (it once aborted the process). Each gets one well-formed line
+/// back, and the engine plays on.
+#[test]
+fn hub_survives_hostile_input_and_echoes_nothing_raw() {
+    let mut engine = hub_ready_with(&["set-param name=hash value=16"]);
+    engine.send_bytes(b"set-param name=x value=\xe9\n");
+    engine.send("ping");
+    assert_eq!(engine.line("pong after a byte that is not UTF-8"), "pong");
+    engine.send_bytes(b"set-param name=variant value=\"x\rdone move=32-28\"\n");
+    let line = engine.line("error for the variant");
+    assert!(line.starts_with("error message=") && !line.contains('\r'), "{line:?}");
+    engine.send(&format!("set-param name=eval-file value=\"{}\"", "y".repeat(1 << 20)));
+    let line = engine.line("error for the megabyte file name");
+    assert!(line.starts_with("error message=") && line.len() <= 4096, "{} bytes", line.len());
+    // Cut short, and said so (quoted only where the cut text needs quotes).
+    assert!(line.len() < 600 && line.trim_end_matches('"').ends_with("..."), "{line}");
+    // 64 GiB, the largest the option takes: where the machine cannot give it, an error line
+    // with the reason, the old table kept.
+    engine.send("set-param name=hash value=65536");
+    engine.send("ping");
+    let line = engine.line("answer to the largest hash");
+    assert!(
+        line == "pong" || line.starts_with("error message=\"could not allocate 65536 MiB"),
+        "{line}"
+    );
+    engine.send("set-param name=hash value=16");
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level depth=3");
+    engine.send("go think");
+    let mv = done_move(engine.until("done").last().unwrap());
+    assert!(legal_after::<International>(INTL_START, &[], &mv), "{mv}");
 }
 
 /// The evaluation is chosen with `eval` and `eval-file`: a weight file that is missing, corrupt

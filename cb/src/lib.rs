@@ -23,6 +23,7 @@ use damas::protocol::checkerboard::{
 };
 use std::ffi::{c_char, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// The engine, built on the first call. `getmove` holds it for the whole search; the other
@@ -84,13 +85,13 @@ fn library_file() -> Option<String> {
     None
 }
 
-/// The engine, waiting for a running search. After a panic the engine is dropped and built
-/// again: its state is not trusted.
+/// The engine, waiting for a running search. A panic that unwound through a call leaves the
+/// engine usable (a search in progress holds the engine outside the session, which builds a new
+/// one; the options, game type and history stay), so the lock is simply cleared of it.
 fn engine() -> MutexGuard<'static, Option<CheckerBoard>> {
     ENGINE.lock().unwrap_or_else(|poisoned| {
-        let mut guard = poisoned.into_inner();
-        *guard = None;
-        guard
+        ENGINE.clear_poison();
+        poisoned.into_inner()
     })
 }
 
@@ -99,9 +100,8 @@ fn engine_now() -> Option<MutexGuard<'static, Option<CheckerBoard>>> {
     match ENGINE.try_lock() {
         Ok(guard) => Some(guard),
         Err(TryLockError::Poisoned(poisoned)) => {
-            let mut guard = poisoned.into_inner();
-            *guard = None;
-            Some(guard)
+            ENGINE.clear_poison();
+            Some(poisoned.into_inner())
         }
         Err(TryLockError::WouldBlock) => None,
     }
@@ -119,26 +119,31 @@ impl TextBuffer {
         }
         let text = fit(text, TEXT_SIZE);
         // SAFETY: the API gives `char str[1024]` and `char reply[1024]`, valid for writes for
-        // the whole call; `fit` leaves room for the NUL, and the pointer is not null.
+        // the whole call; `fit` leaves room for the NUL, and the pointer is not null. The NUL
+        // goes first: the GUI reads the status text while the search writes it, and must
+        // always find a terminator.
         unsafe {
-            std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), self.0, text.len());
             self.0.add(text.len()).write(0);
+            std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), self.0, text.len());
         }
     }
 }
 
 /// The caller's `playnow` flag (null: none), read by the search's watcher thread.
-struct PlayNow(*const c_int);
+struct PlayNow(*mut c_int);
 
 // SAFETY: the flag is an int that the GUI sets from its own thread while `getmove` runs, and
-// which outlives the call; the watcher only reads it, with volatile reads, until `getmove`
-// returns.
+// which outlives the call; the watcher only reads it, atomically, until `getmove` returns.
 unsafe impl Sync for PlayNow {}
 
 impl PlayNow {
     fn now(&self) -> bool {
-        // SAFETY: see the `Sync` impl; null was checked.
-        !self.0.is_null() && unsafe { self.0.read_volatile() } != 0
+        if self.0.is_null() {
+            return false;
+        }
+        // SAFETY: see the `Sync` impl; a C int is 4-aligned like an AtomicI32, and every
+        // access on this side is this atomic load.
+        unsafe { AtomicI32::from_ptr(self.0) }.load(Ordering::Relaxed) != 0
     }
 }
 
@@ -193,7 +198,7 @@ pub unsafe extern "system" fn getmove(
     mv: *mut CbMove,
 ) -> c_int {
     let status = TextBuffer(status);
-    let playnow = PlayNow(playnow);
+    let playnow = PlayNow(playnow.cast_mut());
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as the function's contract says.
         let mut local = unsafe { read_board(board) }.ok_or("no board")?;
@@ -219,7 +224,6 @@ pub unsafe extern "system" fn getmove(
             CB_UNKNOWN
         }
         Err(_) => {
-            drop(engine());
             status.write("damas: internal error; the engine restarts");
             CB_UNKNOWN
         }
@@ -238,15 +242,16 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
         // SAFETY: as the function's contract says.
         let bytes = unsafe { read_command(command) };
         let text = std::str::from_utf8(&bytes).map_err(|_| "the command is not UTF-8 text")?;
-        // Debug builds only: lets the test host check that a panic stops at this boundary.
-        #[cfg(debug_assertions)]
-        if text == "debug panic" {
-            panic!("the test host asked for a panic");
-        }
         if let Some(answer) = CheckerBoard::static_reply(text) {
             return Ok(answer);
         }
         let mut guard = engine_now().ok_or("damas is searching; ask again after its move")?;
+        // Debug builds only: lets the test host check that a panic with the engine locked
+        // stops at this boundary and leaves the engine as it was.
+        #[cfg(debug_assertions)]
+        if text == "debug panic" {
+            panic!("the test host asked for a panic");
+        }
         guard.get_or_insert_with(new_engine).command(text)
     }));
     let (answer, understood) = match outcome {

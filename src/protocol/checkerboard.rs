@@ -463,7 +463,9 @@ impl CheckerBoard {
                 Ok("0".to_string())
             }
             ("get", "dbpath" | "bookfile" | "mtcpath") => Ok(String::new()),
-            ("set", "book" | "max_dbpieces" | "enable_wld" | "enable_mtc") if value == "0" => {
+            ("set", "book" | "dbmbytes" | "max_dbpieces" | "enable_wld" | "enable_mtc")
+                if value == "0" =>
+            {
                 Ok("0".to_string())
             }
             ("set", "book" | "bookfile" | "dbpath" | "dbmbytes" | "max_dbpieces") => {
@@ -471,7 +473,8 @@ impl CheckerBoard {
             }
             ("get", _) => {
                 let spec = option_spec(name).ok_or_else(|| "?".to_string())?;
-                Ok(self.host.options().value(spec))
+                // CheckerBoard's options dialog reads these into 256 bytes.
+                Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
             }
             ("set", _) => {
                 let spec = option_spec(name).ok_or_else(|| "?".to_string())?;
@@ -539,20 +542,26 @@ fn translate<R: Rules>(gametype: i32, text: &str) -> Result<String, String> {
         digits.clear();
         Ok(())
     };
-    let mut previous = ' ';
-    for c in text.chars() {
-        // Digits after a letter belong to an algebraic name (c3), which stays as it is.
-        if c.is_ascii_digit() && !(digits.is_empty() && previous.is_ascii_lowercase()) {
-            digits.push(c);
-        } else if c.is_ascii_digit() {
-            out.push(c);
-        } else {
-            flush(&mut digits, &mut out)?;
-            out.push(c);
+    // Digits right after a file letter that starts a square name (`c3`, `Kc3`, `xd4`) are an
+    // algebraic name's rank and stay as they are; other digits are CheckerBoard's numbers.
+    let chars: Vec<char> = text.chars().collect();
+    let starts_name = |at: usize| {
+        at == 0
+            || matches!(chars[at - 1], ',' | ':' | '-' | 'x' | 'X' | ' ' | 'K' | 'k' | 'W' | 'B')
+    };
+    let mut algebraic = false;
+    for (at, &c) in chars.iter().enumerate() {
+        if c.is_ascii_digit() {
+            if algebraic {
+                out.push(c);
+            } else {
+                digits.push(c);
+            }
+            continue;
         }
-        if !c.is_ascii_digit() {
-            previous = c;
-        }
+        flush(&mut digits, &mut out)?;
+        algebraic = ('a'..='h').contains(&c) && starts_name(at);
+        out.push(c);
     }
     flush(&mut digits, &mut out)?;
     Ok(out)
@@ -562,28 +571,28 @@ fn translate<R: Rules>(gametype: i32, text: &str) -> Result<String, String> {
 /// would otherwise turn into ranges of names.
 fn expand_ranges(fen: &str) -> String {
     let mut fields = Vec::new();
-    for field in fen.split(':') {
-        let items: Vec<String> = field
+    for (index, field) in fen.split(':').enumerate() {
+        // Every field but the side to move starts with its colour letter, which stays once.
+        let (colour, list) = match field.char_indices().nth(1) {
+            Some((cut, _)) if index > 0 => field.split_at(cut),
+            _ => (field, ""),
+        };
+        let items: Vec<String> = list
             .split(',')
             .map(|item| {
-                let (head, body) = split_prefix(item);
+                let king = if item.starts_with(['K', 'k']) { "K" } else { "" };
+                let body = &item[king.len()..];
                 match body.split_once('-').map(|(a, b)| (a.parse::<i32>(), b.parse::<i32>())) {
                     Some((Ok(low), Ok(high))) if low <= high && high - low < 64 => {
-                        (low..=high).map(|n| format!("{head}{n}")).collect::<Vec<_>>().join(",")
+                        (low..=high).map(|n| format!("{king}{n}")).collect::<Vec<_>>().join(",")
                     }
                     _ => item.to_string(),
                 }
             })
             .collect();
-        fields.push(items.join(","));
+        fields.push(format!("{colour}{}", items.join(",")));
     }
     fields.join(":")
-}
-
-/// An item's leading letters (`W`, `K`, `WK`) and the rest.
-fn split_prefix(item: &str) -> (&str, &str) {
-    let cut = item.find(|c: char| c.is_ascii_digit()).unwrap_or(item.len());
-    item.split_at(cut)
 }
 
 impl<R: Rules> Hosted<R> {
@@ -601,7 +610,9 @@ impl<R: Rules> Hosted<R> {
         };
         let mover_has_pieces = fields.any(|field| {
             let field = field.trim();
-            field.starts_with(to_move) && field[1..].chars().any(|c| c.is_ascii_alphanumeric())
+            let mut letters = field.chars();
+            letters.next().is_some_and(|c| c.eq_ignore_ascii_case(&to_move))
+                && letters.as_str().split(',').any(|item| !item.trim().is_empty())
         });
         if !mover_has_pieces {
             return Ok(None);
@@ -621,15 +632,16 @@ impl<R: Rules> Hosted<R> {
             seen.push(route.mv);
             let record = record(position, &route.mv);
             let n = |at: Coor| number(self.gametype, at);
+            let jumps = record.jumps.clamp(0, 11);
             let mut text = format!(
                 "{},{},{},{},{}",
-                record.jumps,
+                jumps,
                 record.oldpiece,
                 record.newpiece,
                 n(record.from),
                 n(record.to)
             );
-            for jump in 0..(record.jumps.clamp(0, 11) as usize) {
+            for jump in 0..jumps as usize {
                 let _ = write!(
                     text,
                     ",{},{},{}",
@@ -682,13 +694,21 @@ impl<R: Rules> Host for Hosted<R> {
     }
 
     fn movelist(&self, fen: &str) -> Result<String, String> {
-        Ok(match self.read_fen(fen)? {
+        let reply = match self.read_fen(fen)? {
             None => "movelist 0".to_string(),
             Some(position) if Game::new(position).legal_moves().is_empty() => {
                 "movelist 0".to_string()
             }
             Some(position) => self.movelist_of(&position),
-        })
+        };
+        // Cut short, the list would be misread; refused, the GUI uses its own move generator.
+        if reply.len() >= TEXT_SIZE {
+            return Err(format!(
+                "the move list is {} bytes, more than the reply holds",
+                reply.len()
+            ));
+        }
+        Ok(reply)
     }
 
     fn islegal(&self, board: &Board8x8, color: i32, from: i32, to: i32) -> Option<CbMove> {
@@ -714,6 +734,12 @@ impl<R: Rules> Host for Hosted<R> {
             self.session.new_game();
         }
         self.session.game = self.game_for(position);
+        // The history already ends the game (a repetition, a move count) and the GUI still
+        // asks for a move: play the position's best, and say the game is drawn or decided.
+        let ended = self.session.game.verdict();
+        if ended.is_some() {
+            self.session.game = Game::new(position);
+        }
         let mut sink = StatusSink::<R> { status, root: position };
         let result = self.session.search_here(time.limits(), &mut sink, stop);
         let Some(best) = result.best else {
@@ -726,7 +752,7 @@ impl<R: Rules> Host for Hosted<R> {
         *board = write_board(game.position());
         status(&final_status(&position, &result));
         let me = position.side_to_move();
-        let answer = match game.verdict() {
+        let answer = match ended.or_else(|| game.verdict()) {
             Some(Verdict::Win(side, _)) if side == me => CB_WIN,
             Some(Verdict::Win(..)) => CB_LOSS,
             Some(Verdict::Draw(_)) => CB_DRAW,
@@ -901,6 +927,22 @@ mod tests {
             engine.command("get movelist W:Wa1:Bh8").expect("movelist").starts_with("movelist 1,")
         );
         assert_eq!(fit("ab\u{e9}", 3), "ab");
+    }
+
+    #[test]
+    fn ranges_lower_case_and_algebraic_squares_are_read() {
+        let mut engine = CheckerBoard::new();
+        let start = engine.command("get movelist B:W21-32:B1-12").expect("ranges");
+        assert!(start.starts_with("movelist 7,"), "{start}");
+        assert_eq!(engine.command("get movelist b:w5:b1").as_deref(), Ok("movelist 1,0,6,6,1,6;"));
+        engine.command("set gametype 25").expect("russian");
+        // CheckerBoard's numbers and algebraic names, in a FEN and in moves.
+        let reply = engine.command("set gamehist W:WKc3:BKh8 c3-b4 h8-g7");
+        assert!(reply.is_ok(), "{reply:?}");
+        assert!(engine.command("set gamehist W:WK30:BK4 30-26 4-8").is_ok());
+        let via_numbers = engine.command("get movelist W:W29:B4").expect("numbers");
+        let via_names = engine.command("get movelist W:Wa1:Bh8").expect("names");
+        assert_eq!(via_numbers, via_names);
     }
 
     #[test]

@@ -127,9 +127,18 @@ pub fn quote(value: &str) -> String {
     }
 }
 
-/// An `error` line.
+/// Longest message an `error` line quotes, in bytes (it may echo a megabyte of input).
+const MAX_MESSAGE: usize = 400;
+
+/// An `error` line: the message cut to [`MAX_MESSAGE`] bytes (with `...`), then quoted, so
+/// that the line stays whole and its quotes closed.
 fn error(message: &str) -> String {
-    format!("error message={}", quote(message))
+    let mut end = message.len().min(MAX_MESSAGE);
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = if end < message.len() { "..." } else { "" };
+    format!("error message={}", quote(&format!("{}{cut}", &message[..end])))
 }
 
 /// A score in men, as Hub clients read it: a win in `n` plies is `100 - n/100` (Scan's

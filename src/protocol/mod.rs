@@ -77,9 +77,18 @@ impl Input {
         let shared = Arc::new(Mutex::new(Shared::default()));
         let state = Arc::clone(&shared);
         std::thread::spawn(move || {
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                let line = line.trim_end_matches(['\r', '\n']).to_string();
+            let mut reader = reader;
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match reader.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                // A byte that is not UTF-8 must not end the session: it becomes U+FFFD, and
+                // the line gets the protocol's answer to whatever it then says.
+                let text = String::from_utf8_lossy(&bytes);
+                let line = text.trim_end_matches(['\r', '\n']).to_string();
                 let mut state = lock(&state);
                 let urgent = match &state.live {
                     Some(live) if state.sent == state.consumed => {
@@ -173,12 +182,40 @@ impl Input {
 
 /// Writes one protocol line to stdout and flushes it. Stdout's lock keeps lines from the search
 /// thread and the command loop whole.
-pub fn emit(line: &str) {
+///
+/// A text of several lines (the text mode's board and help) is written line by line, each made
+/// [`one_line`]: input lines hold no line feed, so nothing echoed from the client can start a
+/// line of its own.
+pub fn emit(text: &str) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    // A closed stdout means the client is gone; the loop ends on stdin EOF.
-    let _ = writeln!(out, "{line}");
+    for line in text.split('\n') {
+        // A closed stdout means the client is gone; the loop ends on stdin EOF.
+        let _ = writeln!(out, "{}", one_line(line));
+    }
     let _ = out.flush();
+}
+
+/// The longest line written, in bytes: error lines quote the client's input, which may be a
+/// megabyte long.
+pub const MAX_LINE: usize = 4096;
+
+/// `text` as one protocol line: control characters (a carriage return or a line feed in an
+/// echoed value would start a forged line for the client) become `?`, and text beyond
+/// [`MAX_LINE`] bytes is cut, with `...` to say so.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_LINE && !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut line = String::with_capacity(text.len().min(MAX_LINE));
+    for c in text.chars() {
+        if line.len() + c.len_utf8() > MAX_LINE - 3 {
+            line.push_str("...");
+            break;
+        }
+        line.push(if c.is_control() { '?' } else { c });
+    }
+    std::borrow::Cow::Owned(line)
 }
 
 /// A search running on its own thread. The engine travels with it and comes back at the end.

@@ -11,7 +11,9 @@ use crate::game::Game;
 use crate::game::replay::{Notation, ReplayError, play_moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, EngineConfig, InfoSink, Limits, SearchResult, Value};
+use crate::search::{
+    Engine, EngineConfig, InfoSink, Limits, SearchResult, TranspositionTable, Value,
+};
 use crate::with_variant;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,12 +142,21 @@ impl<R: Rules> Session<R> {
                 }
             }
         }
+        if self.options.hash != before.hash {
+            // Allocated now, so that a size the machine cannot give is an error here and the
+            // option keeps its value (without an engine yet, a trial table says so).
+            let allocated = match &mut self.engine {
+                Some(engine) => engine.set_hash(self.options.hash),
+                None => TranspositionTable::try_new(self.options.hash).map(drop),
+            };
+            if let Err(error) = allocated {
+                self.options = before;
+                return Err(error);
+            }
+        }
         if let Some(engine) = &mut self.engine {
             if self.options.threads != before.threads {
                 engine.set_threads(self.options.threads);
-            }
-            if self.options.hash != before.hash {
-                engine.set_hash(self.options.hash);
             }
         }
         Ok(None)
@@ -217,7 +228,7 @@ impl<R: Rules> Session<R> {
         control.prepare(false);
         let done = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
-            scope.spawn(|| {
+            let watcher = std::thread::Builder::new().spawn_scoped(scope, || {
                 while !done.load(Ordering::Relaxed) {
                     if stop() {
                         control.request_stop();
@@ -226,12 +237,25 @@ impl<R: Rules> Session<R> {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             });
-            let result = engine.go_prepared(&self.game, limits, sink);
-            done.store(true, Ordering::Relaxed);
-            result
+            if let Err(error) = watcher {
+                log::warn!("no thread to watch for the stop ({error}); the limits alone end it");
+            }
+            // Ends the watcher however the search ends, a panic included (the scope waits for
+            // it before the panic goes on).
+            let _finished = SetOnDrop(&done);
+            engine.go_prepared(&self.game, limits, sink)
         });
         self.engine = Some(engine);
         result
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -336,30 +336,42 @@ impl FromStr for Variant {
     /// Accepts the canonical names and the aliases used by pydraughts, lidraughts and PDN.
     fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
         let lower = text.trim().to_ascii_lowercase();
-        let variant = match lower.as_str() {
-            "english" | "american" | "checkers" | "21" => Variant::English,
-            "international" | "standard" | "normal" | "intl" | "20" | "from position" => {
-                Variant::International
-            }
-            "brazilian" | "26" => Variant::Brazilian,
-            "russian" | "shashki" | "25" => Variant::Russian,
-            "spanish" | "24" => Variant::Spanish,
-            "turkish" | "dama" | "30" => Variant::Turkish,
-            "italian" | "22" => Variant::Italian,
-            "portuguese" | "28" => Variant::Portuguese,
-            "czech" | "29" => Variant::Czech,
-            "pool" | "american-pool" | "23" => Variant::Pool,
-            "thai" | "mak-hot" | "makhos" | "31" => Variant::Thai,
-            "canadian" | "27" => Variant::Canadian,
-            "frisian" | "40" => Variant::Frisian,
-            "frysk" | "frysk!" => Variant::Frysk,
-            "killer" => Variant::Killer,
-            "antidraughts" | "losing" => Variant::Antidraughts,
-            "breakthrough" | "bt" => Variant::Breakthrough,
-            "english-losing" | "giveaway" | "suicide" => Variant::EnglishLosing,
-            _ => return Err(UnknownVariant(text.to_string())),
-        };
-        Ok(variant)
+        Variant::ALL
+            .iter()
+            .copied()
+            .find(|variant| variant.name() == lower || variant.aliases().contains(&lower.as_str()))
+            .ok_or_else(|| UnknownVariant(text.to_string()))
+    }
+}
+
+/// The other names each rule set is known by: site and program names, and the PDN GameType
+/// number. One table for reading names ([`Variant::from_str`]) and listing them
+/// (`damas variants`).
+const ALIASES: &[(Variant, &[&str])] = &[
+    (Variant::English, &["american", "checkers", "21"]),
+    (Variant::International, &["standard", "normal", "intl", "20", "from position"]),
+    (Variant::Brazilian, &["26"]),
+    (Variant::Russian, &["shashki", "25"]),
+    (Variant::Spanish, &["24"]),
+    (Variant::Turkish, &["dama", "30"]),
+    (Variant::Italian, &["22"]),
+    (Variant::Portuguese, &["28"]),
+    (Variant::Czech, &["29"]),
+    (Variant::Pool, &["american-pool", "23"]),
+    (Variant::Thai, &["mak-hot", "makhos", "31"]),
+    (Variant::Canadian, &["27"]),
+    (Variant::Frisian, &["40"]),
+    (Variant::Frysk, &["frysk!"]),
+    (Variant::Killer, &[]),
+    (Variant::Antidraughts, &["losing"]),
+    (Variant::Breakthrough, &["bt"]),
+    (Variant::EnglishLosing, &["giveaway", "suicide"]),
+];
+
+impl Variant {
+    /// The other names this rule set is read by (its own name aside).
+    pub fn aliases(self) -> &'static [&'static str] {
+        ALIASES.iter().find(|(variant, _)| *variant == self).map_or(&[], |(_, names)| names)
     }
 }
 
@@ -382,5 +394,11 @@ mod tests {
         }
         assert_eq!("standard".parse::<Variant>(), Ok(Variant::International));
         assert!("chess".parse::<Variant>().is_err());
+        // Every alias reads back as its own rule set, whatever the case.
+        for &variant in Variant::ALL {
+            for alias in variant.aliases() {
+                assert_eq!(alias.to_ascii_uppercase().parse::<Variant>(), Ok(variant), "{alias}");
+            }
+        }
     }
 }

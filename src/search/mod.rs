@@ -160,6 +160,15 @@ pub struct SearchResult<R: Rules> {
     pub verdict: Option<Verdict>,
 }
 
+/// Stops every thread when dropped.
+struct StopOnDrop<'a>(&'a Control);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A searching engine for rule set `R`.
 pub struct Engine<R: Rules> {
     /// The evaluation given in the configuration; every search thread has a copy.
@@ -180,11 +189,26 @@ impl<R: Rules> Engine<R> {
         Self::with_config(EngineConfig::new(threads, hash_mb))
     }
 
-    /// The engine `config` describes.
+    /// The engine `config` describes; a table the machine cannot give is made smaller (see
+    /// [`TranspositionTable::new`]).
     pub fn with_config(config: EngineConfig<R>) -> Self {
+        let table = TranspositionTable::new(config.hash_mb);
+        Self::with_table(config, table)
+    }
+
+    /// The engine `config` describes.
+    ///
+    /// # Errors
+    /// The machine cannot give the table's memory.
+    pub fn try_with_config(config: EngineConfig<R>) -> Result<Self, String> {
+        let table = TranspositionTable::try_new(config.hash_mb)?;
+        Ok(Self::with_table(config, table))
+    }
+
+    fn with_table(config: EngineConfig<R>, table: TranspositionTable) -> Self {
         let mut engine = Engine {
             evaluator: config.evaluator,
-            tt: Arc::new(TranspositionTable::new(config.hash_mb)),
+            tt: Arc::new(table),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
             multipv: 1,
@@ -245,8 +269,12 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Resizes the transposition table (its contents are lost).
-    pub fn set_hash(&mut self, hash_mb: usize) {
-        self.tt = Arc::new(TranspositionTable::new(hash_mb));
+    ///
+    /// # Errors
+    /// The memory cannot be had; the old table is kept.
+    pub fn set_hash(&mut self, hash_mb: usize) -> Result<(), String> {
+        self.tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
+        Ok(())
     }
 
     /// Forgets everything learnt: a new game.
@@ -346,6 +374,9 @@ impl<R: Rules> Engine<R> {
         let threads = self.searchers.len() > 1;
         let (main, helpers) = self.searchers.split_at(1);
         let found = std::thread::scope(|scope| {
+            // The helpers stop however the main thread ends, a panic included: the scope waits
+            // for them before the panic goes on.
+            let _stop_helpers = StopOnDrop(control);
             for (index, slot) in helpers.iter().enumerate() {
                 let shared = &shared;
                 scope.spawn(move || smp::help(slot, index + 1, game, &limits, threads, shared));

@@ -8,7 +8,7 @@
 
 use super::tt_memory::{Block, Zeroable};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score is: exact, a lower bound (fail high) or an upper bound (fail low).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +64,16 @@ unsafe impl Zeroable for Bucket {
 pub struct TranspositionTable {
     buckets: Block<Bucket>,
     generation: AtomicU8,
+    /// Set when a search starts: the table may hold entries. A table nobody searched with is
+    /// still all zeros, and clearing it would only fault its pages in.
+    written: AtomicBool,
 }
+
+/// Tables up to this size are touched when made, so that the first searches do not pay for
+/// faulting the pages in (measured: a 64 MiB table held a fresh engine's 50 ms search to depth
+/// 3). Larger ones fault in as the search reaches them rather than holding up the protocol's
+/// `init` (touching 4096 MiB took 18.7 s on this project's 2-core machine).
+const TOUCH_LIMIT_MB: usize = 64;
 
 // data word layout: score 20 bits (offset), depth 8, bound 2, generation 6, has_move 1,
 // index 8, from 8, to 8.
@@ -101,18 +110,59 @@ fn unpack(data: u64) -> (Entry, u8) {
 
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket).
+    ///
+    /// # Errors
+    /// The memory cannot be had; the message says how much was asked for.
+    pub fn try_new(megabytes: usize) -> Result<Self, String> {
+        let megabytes = megabytes.max(1);
+        let refused = || format!("could not allocate {megabytes} MiB for the hash table");
+        let bytes = megabytes.checked_mul(1 << 20).ok_or_else(refused)?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = Block::try_zeroed(count).ok_or_else(refused)?;
+        let table = TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
+        };
+        if megabytes <= TOUCH_LIMIT_MB {
+            table.zero();
+        }
+        Ok(table)
+    }
+
+    /// The largest table up to `megabytes` MiB that the machine gives, halving the size while
+    /// it is refused (with a warning on the log).
     pub fn new(megabytes: usize) -> Self {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let table =
-            TranspositionTable { buckets: Block::zeroed(count), generation: AtomicU8::new(0) };
-        // Touch every page now: otherwise the first searches pay for faulting the memory in
-        // (measured: a 64 MiB table held a fresh engine's 50 ms search to depth 3).
-        table.clear();
-        table
+        let mut megabytes = megabytes.max(1);
+        loop {
+            match Self::try_new(megabytes) {
+                Ok(table) => return table,
+                Err(error) if megabytes > 1 => {
+                    megabytes /= 2;
+                    log::warn!("{error}; using {megabytes} MiB");
+                }
+                // Not even a mebibyte: allocate as Rust does, which aborts on failure.
+                Err(_) => {
+                    let buckets = Block::try_zeroed(1).unwrap_or_else(|| {
+                        std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>())
+                    });
+                    let generation = AtomicU8::new(0);
+                    return TranspositionTable { buckets, generation, written: false.into() };
+                }
+            }
+        }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&self) {
+        if self.written.swap(false, Ordering::Relaxed) {
+            self.zero();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Zeroes every bucket, on all cores.
+    fn zero(&self) {
         self.buckets.par_iter().for_each(|bucket| {
             for (check, data) in &bucket.words {
                 check.store(0, Ordering::Relaxed);
@@ -122,8 +172,11 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Starts a new search: older entries become the first to be replaced.
+    /// Starts a new search: older entries become the first to be replaced. (Entries are
+    /// stored only during a search, after this call: [`TranspositionTable::clear`] relies on
+    /// it.)
     pub fn new_search(&self) {
+        self.written.store(true, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -208,6 +261,7 @@ mod tests {
     #[test]
     fn entries_round_trip() {
         let table = TranspositionTable::new(1);
+        table.new_search();
         let entry = Entry {
             mv: Some(TtMove { index: 7, from: 31, to: 26 }),
             score: -29_990,
@@ -219,5 +273,14 @@ mod tests {
         assert_eq!(table.probe(0xdead_bef0), None);
         table.clear();
         assert_eq!(table.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_table_the_machine_cannot_give_is_an_error() {
+        let error = TranspositionTable::try_new(usize::MAX).err().expect("refused");
+        assert!(error.contains("could not allocate"), "{error}");
+        // Larger than any address space: refused, and `new` settles for less.
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        assert!(TranspositionTable::new(1).buckets.len() > 1);
     }
 }

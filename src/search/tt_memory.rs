@@ -37,18 +37,22 @@ unsafe impl<T: Zeroable + Sync> Sync for Block<T> {}
 unsafe impl<T: Zeroable + Send> Send for Block<T> {}
 
 impl<T: Zeroable> Block<T> {
-    /// `count` zeroed values (at least one).
-    pub fn zeroed(count: usize) -> Self {
+    /// `count` zeroed values (at least one), or None when the memory cannot be had: a table
+    /// size too large for the machine is the user's error to hear about, not an abort.
+    pub fn try_zeroed(count: usize) -> Option<Self> {
         let count = count.max(1);
         #[cfg(target_os = "linux")]
         if let Some(mapping) = map(count) {
-            return Block { mapping: Some((mapping, count)), fallback: Vec::new() };
+            return Some(Block { mapping: Some((mapping, count)), fallback: Vec::new() });
         }
-        Block {
+        let mut fallback = Vec::new();
+        fallback.try_reserve_exact(count).ok()?;
+        fallback.extend((0..count).map(|_| T::zero()));
+        Some(Block {
             #[cfg(target_os = "linux")]
             mapping: None,
-            fallback: (0..count).map(|_| T::zero()).collect(),
-        }
+            fallback,
+        })
     }
 }
 
@@ -137,7 +141,7 @@ mod tests {
     #[test]
     fn blocks_are_zeroed_and_writable() {
         for count in [1, 1000, 3 << 18] {
-            let block = Block::<Word>::zeroed(count);
+            let block = Block::<Word>::try_zeroed(count).expect("a small block");
             assert_eq!(block.len(), count);
             assert!(block.iter().all(|w| w.0.load(Ordering::Relaxed) == 0));
             block[count - 1].0.store(7, Ordering::Relaxed);

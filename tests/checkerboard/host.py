@@ -277,7 +277,7 @@ def playnow_latency(lib):
     return latency
 
 
-def garbage(lib):
+def garbage(lib, expect_panic):
     """Bad input of every kind: errors, never a crash, and the library plays on."""
     cases = [
         (b"x" * 255, "long unknown word"),
@@ -298,14 +298,19 @@ def garbage(lib):
         check(understood == 0 and reply, f"garbage ({what}): {understood} {reply!r}")
     check(lib.enginecommand(None, ctypes.create_string_buffer(1024)) == 0, "null command")
     check(lib.enginecommand(b"name", None) == 1, "null reply buffer")
-    # A debug build panics on request: the panic must come back as an error reply, and the
-    # library must go on (a release build does not know the command).
+    # A debug build panics on request, with the engine locked: the panic must come back as an
+    # error reply, and the engine must go on with its settings (a release build does not know
+    # the command).
+    command(lib, "set gametype 25")
+    command(lib, "set hashsize 8")
     understood, reply = command(lib, "debug panic")
-    check(understood == 0 and reply in ("?", "damas: internal error; the engine restarts"),
-          f"debug panic: {understood} {reply!r}")
-    check(command(lib, "get protocolversion") == (1, "2"), "alive after a panic")
-    if reply != "?":
-        print(f"panic at the boundary: answered {reply!r}, and the library went on", flush=True)
+    wanted = "damas: internal error; the engine restarts" if expect_panic else "?"
+    check((understood, reply) == (0, wanted), f"debug panic: {understood} {reply!r}")
+    check(command(lib, "get gametype") == (1, "25"), "the game type survives a panic")
+    check(command(lib, "get hashsize") == (1, "8"), "the hash size survives a panic")
+    if expect_panic:
+        print(f"panic at the boundary: answered {reply!r}; game type and hash size kept",
+              flush=True)
     print(f"garbage: {len(cases) + 2} bad commands answered with 0 and a reason "
           f"(e.g. {command(lib, b'frobnicate')[1]!r})", flush=True)
 
@@ -333,6 +338,7 @@ def garbage(lib):
         bad_boards.append((copy_board(start), color, f"colour {color}"))
     for b, color, what in bad_boards:
         kept = copy_board(b)
+        status.value = b""
         result = lib.getmove(ctypes.byref(b), color, 0.05, status, ctypes.byref(playnow), 0, 0,
                              ctypes.byref(record))
         check(result == CB_UNKNOWN and same(b, kept) and status.value.startswith(b"damas:"),
@@ -370,6 +376,8 @@ def main():
     parser.add_argument("--time", type=float, default=0.05, help="seconds a move (exact)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=240)
+    parser.add_argument("--expect-panic", action="store_true",
+                        help="the library is a debug build, which panics on 'debug panic'")
     args = parser.parse_args()
     lib = load(args.lib)
 
@@ -391,12 +399,12 @@ def main():
                   f"a copy named {os.path.basename(copy)} plays game type {gametype}")
     print("a copy of the library named damas_cb_russian plays Russian, _italian Italian", flush=True)
 
-    garbage(lib)
+    garbage(lib, args.expect_panic)
     for variant, gametype in GAMES:
         for game in range(args.games):
             play_game(lib, variant, gametype, args.seed + game, args.time, args.max_plies)
     playnow_latency(lib)
-    garbage(lib)  # and once more after the games: nothing was lost
+    garbage(lib, args.expect_panic)  # and once more after the games: nothing was lost
     if failures:
         print(f"{len(failures)} failures", flush=True)
         sys.exit(1)
