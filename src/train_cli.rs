@@ -83,6 +83,11 @@ pub struct TrainArgs {
     pub seed: u64,
 }
 
+/// Turns an error about the file `path` into the user's error naming it.
+fn in_file<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> UserError + '_ {
+    move |error| UserError(format!("{}: {error}", path.display()))
+}
+
 fn threads(requested: Option<usize>) -> usize {
     requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
@@ -108,10 +113,8 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
     let path = &args.out;
     let mut done = HashSet::new();
     let mut file = if path.exists() {
-        let bytes =
-            std::fs::read(path).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
-        let contents = datagen::read::<R>(&bytes)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        let contents = datagen::read::<R>(&bytes).map_err(in_file(path))?;
         if contents.header != header {
             return Err(UserError(format!(
                 "{} was made with other settings ({} nodes, seed {}, {} random plies): resume \
@@ -122,13 +125,9 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
                 contents.header.random_plies
             )));
         }
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let file = std::fs::OpenOptions::new().write(true).open(path).map_err(in_file(path))?;
         // A block cut short when the last run stopped is dropped; its game is played again.
-        file.set_len(contents.complete as u64)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        file.set_len(contents.complete as u64).map_err(in_file(path))?;
         eprintln!(
             "datagen: resuming {}: {} games and {} positions already there",
             path.display(),
@@ -136,15 +135,10 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
             contents.samples.len()
         );
         done = contents.games;
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?
+        std::fs::OpenOptions::new().append(true).open(path).map_err(in_file(path))?
     } else {
-        let mut file = std::fs::File::create(path)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
-        file.write_all(&datagen::write_header::<R>(&header))
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let mut file = std::fs::File::create(path).map_err(in_file(path))?;
+        file.write_all(&datagen::write_header::<R>(&header)).map_err(in_file(path))?;
         file
     };
     let mut progress = Progress::new(u64::from(settings.games), "games")?;
@@ -183,10 +177,8 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), UserError> {
 fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, UserError> {
     let mut samples = Vec::new();
     for (index, path) in paths.iter().enumerate() {
-        let bytes =
-            std::fs::read(path).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
-        let contents = datagen::read::<R>(&bytes)
-            .map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        let contents = datagen::read::<R>(&bytes).map_err(in_file(path))?;
         eprintln!(
             "train: {}: {} games, {} positions",
             path.display(),
@@ -258,7 +250,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UserError> {
     let partial = path.with_extension("partial");
     std::fs::write(&partial, bytes)
         .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| UserError(format!("{}: {e}", path.display())))
+        .map_err(in_file(path))
 }
 
 /// Runs `damas train`.

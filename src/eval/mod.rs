@@ -72,8 +72,8 @@ impl<R: Rules> Evaluator<R> {
         }
     }
 
-    /// The trained weights built in for `variant` (whose files may have been made for a nearby
-    /// rule set: the weights' own variant must then be `R`'s for them to load).
+    /// The trained weights built in for `variant`, if the binary has them (a file is only
+    /// ever loaded for the rule set it was trained on: [`Pattern::new`] refuses others).
     fn builtin(variant: Variant) -> Option<Self> {
         let bytes = embedded(variant)?;
         let weights = file::read(bytes).ok()?;

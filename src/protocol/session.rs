@@ -69,22 +69,26 @@ impl<R: Rules> Session<R> {
         Self::new(options, Input::none())
     }
 
-    /// The evaluation the options choose. A weight file that does not fit this rule set (the
-    /// variant changed after it was loaded) gives way to the default, with a warning.
-    fn evaluator(options: &Options) -> Evaluator<R> {
+    /// The evaluation the options choose.
+    ///
+    /// # Errors
+    /// The weight file cannot be read or is not for this rule set.
+    fn evaluator(options: &Options) -> Result<Evaluator<R>, String> {
         let file = (!options.eval_file.is_empty()).then(|| Path::new(&options.eval_file));
-        Evaluator::chosen(&options.eval, file).unwrap_or_else(|error| {
-            log::warn!("{error}; evaluating with the default");
-            Evaluator::new()
-        })
+        Evaluator::chosen(&options.eval, file)
     }
 
     /// The engine the options describe (built now if there is none yet).
     fn take_engine(&mut self) -> Engine<R> {
         let options = &self.options;
         let mut engine = self.engine.take().unwrap_or_else(|| {
-            let config = EngineConfig::new(options.threads, options.hash)
-                .with_evaluator(Self::evaluator(options));
+            // A weight file that does not fit this rule set (the variant changed after it was
+            // loaded) gives way to the default, with a warning.
+            let evaluator = Self::evaluator(options).unwrap_or_else(|error| {
+                log::warn!("{error}; evaluating with the default");
+                Evaluator::new()
+            });
+            let config = EngineConfig::new(options.threads, options.hash).with_evaluator(evaluator);
             Engine::with_config(config)
         });
         if engine.threads() != options.threads {
@@ -128,9 +132,7 @@ impl<R: Rules> Session<R> {
         }
         if self.options.eval != before.eval || self.options.eval_file != before.eval_file {
             // Loaded now, so that a bad file is an error here and the option keeps its value.
-            let file =
-                (!self.options.eval_file.is_empty()).then(|| Path::new(&self.options.eval_file));
-            match Evaluator::<R>::chosen(&self.options.eval, file) {
+            match Self::evaluator(&self.options) {
                 Ok(evaluator) => {
                     if let Some(engine) = &mut self.engine {
                         engine.set_evaluator(evaluator);
