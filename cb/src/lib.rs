@@ -2,7 +2,7 @@
 //! (`getmove`, `enginecommand`, `islegal`), exported under their C names with the calling
 //! convention the GUIs use (`__stdcall` on 32-bit Windows, the C convention elsewhere).
 //!
-//! This is the one module with unsafe code. It copies the caller's buffers into the safe types
+//! This is the library's one module, and all its unsafe code. It copies the caller's buffers into the safe types
 //! of [`damas::protocol::checkerboard`], which owns what they mean, calls the engine there,
 //! and copies the answers back. It must not grow logic of its own.
 //!
