@@ -10,7 +10,7 @@ use damas::game::replay::{Notation, play_moves};
 use damas::movegen::perft::{Convention, divide, perft_threads};
 use damas::notation::squares::SquareStyle;
 use damas::notation::{diagram, fen, moves};
-use damas::position::Position;
+use damas::position::{MoveOf, Position};
 use damas::rules::{Rules, Variant};
 use damas::with_variant;
 use std::time::Instant;
@@ -120,6 +120,10 @@ pub enum Command {
         /// move generators.
         #[arg(long)]
         batch: bool,
+        /// With --batch, write each move as `HUB=PDN`, its PDN text in the --squares style (to
+        /// test that other programs read the PDN damas writes).
+        #[arg(long, requires = "batch")]
+        pdn: bool,
     },
     /// Lists the rule sets with their names and aliases.
     Variants,
@@ -283,7 +287,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_perft::<R>(&position, depth, divide, convention, threads))
         }
-        Command::Moves { position, squares, batch } => {
+        Command::Moves { position, squares, batch, pdn } => {
             let style = match squares.as_str() {
                 "numeric" => SquareStyle::Numeric,
                 "algebraic" => SquareStyle::Algebraic,
@@ -291,7 +295,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             };
             let variant: Variant = position.variant.parse()?;
             if batch {
-                return with_variant!(variant, R => run_moves_batch::<R>());
+                let pdn = pdn.then_some(style);
+                return with_variant!(variant, R => run_moves_batch::<R>(pdn));
             }
             with_variant!(variant, R => run_moves::<R>(&position, style))
         }
@@ -456,7 +461,8 @@ fn run_moves<R: Rules>(args: &PositionArgs, style: SquareStyle) -> Result<(), Us
     Ok(())
 }
 
-fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
+/// `pdn`: also write each move's PDN text, squares in that style.
+fn run_moves_batch<R: Rules>(pdn: Option<SquareStyle>) -> Result<(), UserError> {
     use std::io::{BufRead, Write};
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -464,8 +470,16 @@ fn run_moves_batch<R: Rules>() -> Result<(), UserError> {
         let line = line?;
         let reply = match batch_game::<R>(line.trim()) {
             Ok(game) => {
-                let mut texts: Vec<String> =
-                    game.legal_moves().iter().map(moves::to_hub::<R>).collect();
+                let position = game.position();
+                let text = |mv: &MoveOf<R>| match pdn {
+                    None => moves::to_hub::<R>(mv),
+                    Some(style) => format!(
+                        "{}={}",
+                        moves::to_hub::<R>(mv),
+                        moves::to_pdn_styled(position, mv, style)
+                    ),
+                };
+                let mut texts: Vec<String> = game.legal_moves().iter().map(text).collect();
                 texts.sort();
                 texts.join(" ")
             }

@@ -69,6 +69,39 @@ fn moves_lists_pdn_and_hub_forms() {
 }
 
 #[test]
+fn moves_batch_answers_one_line_per_position() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["moves", "--variant", "english", "--batch", "--pdn"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run damas");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Two king captures from 26 to 12 (PDN long form, every landing square), and 26x26; then
+    // the start with one move played; then a bad FEN, which must not end the batch.
+    writeln!(stdin, "W:WK26:B14,15,16,22,23").expect("write");
+    writeln!(stdin, "B:W21-32:B1-12 moves 11-15").expect("write");
+    writeln!(stdin, "W:W99:B1").expect("write");
+    writeln!(stdin, "W:W28:B24").expect("write");
+    drop(stdin);
+    let output = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(
+        lines[0],
+        "26x12x14x15x16x22=26x17x10x19x12 26x12x16x23=26x19x12 26x26x14x15x22x23=26x26"
+    );
+    assert_eq!(lines[1].split(' ').count(), 7, "{text}");
+    assert!(lines[1].split(' ').all(|m| m.split_once('=').is_some_and(|(h, p)| h == p)));
+    assert!(lines[2].starts_with("error: "), "{text}");
+    assert_eq!(lines[3], "28x19x24=28x19");
+    assert!(output.status.success());
+}
+
+#[test]
 fn show_draws_the_board_and_its_fen() {
     let output = damas(&["show", "--moves", "11-15"]);
     let text = stdout(&output);

@@ -145,10 +145,9 @@ fn english_piece_not_jumped_twice() {
     //    same four pieces: listed once) or x g5 -> h6: 26x12 taking {14, 15, 16, 22}, landing
     //    squares 17, 10, 19, 12.
     // The two 26x12 moves share origin and destination, so PDN writes them in the long form
-    // with only the landing squares needed (PDN 3.0): 26x19x12 is the whole two-piece route,
-    // and 17 alone marks the four-piece route.
+    // with every landing square (PDN 3.0): 26x19x12 and 26x17x10x19x12.
     let fen = "W:WK26:B14,15,16,22,23";
-    let pos = assert_moves::<English>(fen, &["26x17x12", "26x19x12", "26x26"]);
+    let pos = assert_moves::<English>(fen, &["26x17x10x19x12", "26x19x12", "26x26"]);
     assert_eq!(legal_moves(&pos).len(), 3);
     assert_eq!(
         hub_moves::<English>(fen),

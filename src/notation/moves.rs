@@ -73,8 +73,8 @@ pub fn line_to_pdn<R: Rules>(position: &Position<R>, line: &[MoveOf<R>]) -> Vec<
         .collect()
 }
 
-/// The PDN text of a legal move: short form, or the fewest landing squares that identify it
-/// when another legal move shares its origin and destination.
+/// The PDN text of a legal move: short form, or the long form with every landing square when
+/// another legal move shares its origin and destination.
 pub fn to_pdn<R: Rules>(position: &Position<R>, mv: &MoveOf<R>) -> String {
     to_pdn_styled(position, mv, SquareStyle::Standard)
 }
@@ -98,17 +98,10 @@ pub fn to_pdn_styled<R: Rules>(
     if !ambiguous {
         return short;
     }
-    // PDN wants only the landing squares needed: try one, then the whole route.
-    let mine: Vec<Route<R>> = routes(position).into_iter().filter(|r| r.mv == *mv).collect();
-    for route in &mine {
-        for &stop in route.path.iter().take(route.path.len().saturating_sub(1)) {
-            let text = format!("{from}{sep}{}{sep}{to}", name(u32::from(stop)));
-            if parse(position, &text).as_ref() == Ok(mv) {
-                return text;
-            }
-        }
-    }
-    match mine.first() {
+    // PDN 3.0's long form: the origin, every landing square in order, the destination. (A
+    // shorter subset of landing squares can also identify the move, but readers such as
+    // pydraughts match only the complete route.)
+    match routes(position).into_iter().find(|route| route.mv == *mv) {
         Some(route) => {
             let mut text = from;
             for &bit in &route.path {
