@@ -156,6 +156,10 @@ pub enum Command {
     /// the `eval-file` option). E.g. `damas train --variant english --data english.data --out
     /// english.dmw`.
     Train(crate::train_cli::TrainArgs),
+    /// Endgame databases: `build` (retrograde analysis, resumable), `probe`, `stats`, `verify`.
+    /// E.g. `damas egdb build --variant english --pieces 4`.
+    #[command(subcommand)]
+    Egdb(crate::egdb_cli::EgdbCommand),
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
     /// `--file` analyses one FEN per line; `--pdn` annotates every move of a PDN game.
@@ -372,6 +376,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
         Command::Match(args) => crate::match_cli::run(&args),
         Command::Datagen(args) => crate::train_cli::run_datagen(&args),
         Command::Train(args) => crate::train_cli::run_train(&args),
+        Command::Egdb(command) => crate::egdb_cli::run(&command),
         Command::Variants => {
             for variant in Variant::ALL {
                 let aliases = variant.aliases();

@@ -22,6 +22,7 @@ pub mod analyze;
 pub mod bench;
 pub mod bitset;
 pub mod datagen;
+pub mod egdb;
 pub mod eval;
 pub mod game;
 pub mod geometry;

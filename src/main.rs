@@ -2,6 +2,7 @@
 //! lives here, not in the library, so that users of the library do not build clap.
 
 mod cli;
+mod egdb_cli;
 mod match_cli;
 mod progress;
 mod train_cli;

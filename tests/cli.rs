@@ -205,3 +205,53 @@ fn analyze_refuses_a_hash_table_it_cannot_have() {
         assert!(stderr(&output).contains("could not allocate"), "{}", stderr(&output));
     }
 }
+
+#[test]
+fn egdb_build_resumes_probes_counts_and_verifies() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().expect("utf-8 temp dir");
+    let two = damas(&["egdb", "build", "--pieces", "2", "--egdb-path", path, "-t", "2"]);
+    assert!(two.status.success(), "{}", stderr(&two));
+    // Three pieces on top: the two-piece files are kept, not rebuilt.
+    let three = damas(&["egdb", "build", "--pieces", "3", "--egdb-path", path]);
+    assert!(three.status.success(), "{}", stderr(&three));
+    assert!(stderr(&three).contains("4 slices already built, kept"), "{}", stderr(&three));
+    let stats = stdout(&damas(&["egdb", "stats", "--egdb-path", path]));
+    assert!(stats.contains("2 pieces: 3488 positions"), "{stats}");
+    assert!(stats.contains("3 pieces: 196032 positions"), "{stats}");
+    // Two kings against one, the lone king to move in the double corner: lost, and every move
+    // is listed with the opponent's win.
+    let probe = stdout(&damas(&["egdb", "probe", "--egdb-path", path, "--fen", "B:WK18,K14:BK27"]));
+    assert!(probe.starts_with("loss in 24 plies for black"), "{probe}");
+    assert!(probe.contains("27-24 (win in 23 plies for the opponent)"), "{probe}");
+    let verify = damas(&["egdb", "verify", "--egdb-path", path]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    assert!(stdout(&verify).contains("199520 positions in 16 slices checked: all consistent"));
+    // A damaged file: verify names it and fails; a build then makes it again.
+    let file = dir.join("0-2-0-1.egdb");
+    let mut bytes = std::fs::read(&file).expect("read");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).expect("write");
+    let verify = damas(&["egdb", "verify", "--egdb-path", path]);
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(stderr(&verify).contains("0-2-0-1.egdb: the file checksum does not match"));
+    let again = damas(&["egdb", "build", "--pieces", "3", "--egdb-path", path]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(damas(&["egdb", "verify", "--egdb-path", path]).status.success());
+    // More pieces than built, a missing directory, another variant's files: clear errors.
+    fails_with(
+        &["egdb", "probe", "--egdb-path", path, "--fen", "W:W21,22:B1,2"],
+        "not in the databases",
+    );
+    let missing = dir.join("nothing");
+    fails_with(
+        &["egdb", "stats", "--egdb-path", missing.to_str().expect("utf-8")],
+        "no such directory",
+    );
+    let foreign = damas(&["egdb", "verify", "--variant", "italian", "--egdb-path", path]);
+    assert_eq!(foreign.status.code(), Some(1));
+    assert!(stderr(&foreign).contains("a file of english, not italian"), "{}", stderr(&foreign));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -148,6 +148,16 @@ impl<R: Rules> Position<R> {
         Ok(position)
     }
 
+    /// The squares where a man of `side` can stand in a game: not its crowning row, not behind
+    /// its starting rows (Turkish).
+    pub fn man_squares(side: Side) -> Bits<R> {
+        let (behind_white, behind_black) = Self::rows_behind_start();
+        match side {
+            Side::White => R::Geo::PLAYABLE & !R::Geo::TOP_ROW & !behind_white,
+            Side::Black => R::Geo::PLAYABLE & !R::Geo::BOTTOM_ROW & !behind_black,
+        }
+    }
+
     /// Squares behind each side's first row of men at the start (empty unless the men start
     /// away from their back row, as in Turkish).
     fn rows_behind_start() -> (Bits<R>, Bits<R>) {

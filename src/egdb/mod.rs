@@ -1,0 +1,361 @@
+//! Endgame databases: every position up to a few pieces solved to win, draw or loss for the
+//! side to move, with the distance to the result in plies, built by retrograde analysis
+//! ([`build`]), stored in checksummed files ([`file`]) and probed through [`Egdb`].
+//!
+//! The value of a position is its game-theoretic value under the move rules and the rules of
+//! the whole game that the position alone decides (no move left, breakthrough's first king,
+//! Turkish king against a lone man, a rule set's dead draws). Rules that read the game's history
+//! (repetition, move counters, Frisian's king-move limit) are the search's business, not the
+//! database's; a won position is won in the number of plies stored, which the search keeps
+//! within those counters by always taking the shortest win ([`Egdb::best_moves`]).
+//!
+//! The distance counts plies until the material changes (a capture or a promotion into a
+//! smaller slice whose value is the same) or the game ends: a distance to conversion. Playing
+//! the move that keeps the value and shortens the distance converts every won position, slice
+//! by slice.
+//!
+//! Depends on the rules library and `game::rules`; must not depend on search or protocols.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod verify;
+
+use crate::game::rules::{GameRules, Verdict};
+use crate::movegen;
+use crate::position::{MoveOf, Position};
+use crate::rules::Rules;
+use crate::types::Side;
+use index::{Slice, SliceIndex, canonical};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+/// Win, draw or loss, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        })
+    }
+}
+
+/// A stored value: one byte. 0 is a draw, 1..=127 a win in `v - 1` plies, 128..=255 a loss in
+/// `v - 128` plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Value(pub u8);
+
+/// The longest distance a value holds (a longer one fails the build, not silently).
+pub const MAX_DISTANCE: u32 = 126;
+
+impl Value {
+    /// A draw.
+    pub const DRAW: Value = Value(0);
+
+    /// A win in `plies` (at most [`MAX_DISTANCE`]).
+    pub fn win(plies: u32) -> Value {
+        Value(u8::try_from(plies.min(MAX_DISTANCE) + 1).unwrap_or(127))
+    }
+
+    /// A loss in `plies` (at most [`MAX_DISTANCE`]).
+    pub fn loss(plies: u32) -> Value {
+        Value(u8::try_from(plies.min(MAX_DISTANCE) + 128).unwrap_or(255))
+    }
+
+    /// Win, draw or loss.
+    pub fn outcome(self) -> Outcome {
+        match self.0 {
+            0 => Outcome::Draw,
+            1..=127 => Outcome::Win,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// Plies to the result (0 for a draw).
+    pub fn distance(self) -> u32 {
+        match self.0 {
+            0 => 0,
+            v @ 1..=127 => u32::from(v) - 1,
+            v => u32::from(v) - 128,
+        }
+    }
+
+    /// The value of a game that has ended with `verdict`, for `side_to_move`.
+    pub fn of_verdict(verdict: Verdict, side_to_move: Side) -> Value {
+        match verdict {
+            Verdict::Win(side, _) if side == side_to_move => Value::win(0),
+            Verdict::Win(..) => Value::loss(0),
+            Verdict::Draw(_) => Value::DRAW,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.outcome() {
+            Outcome::Draw => f.write_str("draw"),
+            outcome => {
+                let plies = self.distance();
+                write!(f, "{outcome} in {plies} {}", if plies == 1 { "ply" } else { "plies" })
+            }
+        }
+    }
+}
+
+/// The rules a database solves under: the rule set's own, without those that read the game's
+/// history (see the module comment).
+pub fn position_rules<R: Rules>() -> GameRules {
+    let mut rules = GameRules::of::<R>();
+    rules.draws.repetitions = 0;
+    rules.draws.reversible_plies = None;
+    rules.draws.endgames.clear();
+    rules.draws.king_move_limit = None;
+    rules
+}
+
+/// One solved slice: its numbering and a value per number.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The numbering.
+    pub index: SliceIndex,
+    /// One value per number (holes hold draws).
+    pub values: Vec<u8>,
+}
+
+/// A set of solved slices of rule set `R`, in memory.
+#[derive(Clone, Debug)]
+pub struct Egdb<R: Rules> {
+    tables: BTreeMap<Slice, Table>,
+    max_pieces: u32,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> Default for Egdb<R> {
+    fn default() -> Self {
+        Egdb { tables: BTreeMap::new(), max_pieces: 0, rules: std::marker::PhantomData }
+    }
+}
+
+impl<R: Rules> Egdb<R> {
+    /// No slices.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a solved slice.
+    pub fn insert(&mut self, table: Table) {
+        let slice = table.index.slice();
+        self.max_pieces = self.max_pieces.max(slice.pieces());
+        self.tables.insert(slice, table);
+    }
+
+    /// The slices held.
+    pub fn slices(&self) -> impl Iterator<Item = (&Slice, &Table)> {
+        self.tables.iter()
+    }
+
+    /// Whether `slice` is held.
+    pub fn has(&self, slice: Slice) -> bool {
+        self.tables.contains_key(&slice)
+    }
+
+    /// Loads every database file of `R` in `dir`, checking each whole. A file that fails its
+    /// checks is left out and reported; the others are kept.
+    ///
+    /// # Errors
+    /// The directory cannot be read.
+    pub fn load(dir: &Path) -> Result<(Egdb<R>, Vec<file::FileError>), file::FileError> {
+        let fail = |reason: String| file::FileError { path: dir.to_path_buf(), reason };
+        let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot read it: {e}")))?;
+        let mut names: Vec<(Slice, std::path::PathBuf)> = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| fail(format!("cannot read it: {e}")))?;
+            let name = entry.file_name();
+            if let Some(slice) = name.to_str().and_then(file::slice_of_name) {
+                names.push((slice, entry.path()));
+            }
+        }
+        names.sort();
+        let mut egdb = Egdb::new();
+        let mut refused = Vec::new();
+        for (slice, path) in names {
+            match file::read::<R>(&path, slice) {
+                Ok(table) => egdb.insert(table),
+                Err(error) => refused.push(error),
+            }
+        }
+        Ok((egdb, refused))
+    }
+
+    /// Most pieces of a held slice.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The value of `position` for its side to move, or None when its slice is not held. A side
+    /// without pieces is answered without a table.
+    pub fn probe(&self, position: &Position<R>) -> Option<Value> {
+        let turned = canonical(position);
+        let slice = Slice::of(&turned);
+        if slice.men[0] + slice.kings[0] == 0 {
+            return Some(Value::of_verdict(GameRules::no_move::<R>(Side::White), Side::White));
+        }
+        let table = self.tables.get(&slice)?;
+        let i = usize::try_from(table.index.index(&turned)).ok()?;
+        table.values.get(i).map(|&v| Value(v))
+    }
+
+    /// The moves of `position` that keep its value, the fastest first (a win: the shortest
+    /// win; a loss: the longest); None when a successor's slice is not held.
+    pub fn best_moves(&self, position: &Position<R>) -> Option<Vec<(MoveOf<R>, Value)>> {
+        let value = self.probe(position)?;
+        let mut keeping = Vec::new();
+        for mv in movegen::legal_moves(position).iter() {
+            let mut after = *position;
+            after.play(mv);
+            let reply = self.probe(&after)?;
+            // A capture or a promotion leaves the slice: a won smaller slice is progress
+            // whatever its distance. Inside the slice the distance must come down by one.
+            let converts = mv.is_capture() || mv.promotes();
+            let keeps = match value.outcome() {
+                Outcome::Win => {
+                    reply.outcome() == Outcome::Loss
+                        && (converts || reply.distance() + 1 == value.distance())
+                }
+                Outcome::Draw => reply.outcome() == Outcome::Draw,
+                Outcome::Loss => true,
+            };
+            if keeps {
+                keeping.push((*mv, reply));
+            }
+        }
+        // Fastest first: a win's shortest reply-loss, a loss's longest reply-win.
+        match value.outcome() {
+            Outcome::Win => keeping
+                .sort_by_key(|(mv, reply)| (!(mv.is_capture() || mv.promotes()), reply.distance())),
+            Outcome::Loss => keeping.sort_by_key(|(_, reply)| std::cmp::Reverse(reply.distance())),
+            Outcome::Draw => {}
+        }
+        Some(keeping)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitset::BitSet;
+    use crate::notation::fen;
+    use crate::rules::{English, International};
+
+    fn solved<R: Rules>(pieces: u32) -> Egdb<R> {
+        let mut egdb = Egdb::new();
+        build::build(&mut egdb, pieces, |_, _| Ok(()), |_, _, _| {}).expect("build");
+        egdb
+    }
+
+    fn value<R: Rules>(egdb: &Egdb<R>, text: &str) -> Value {
+        let position = fen::parse::<R>(text).expect("fen");
+        egdb.probe(&position).expect("held")
+    }
+
+    #[test]
+    fn english_three_pieces_hold_the_known_facts_and_verify() {
+        let egdb = solved::<English>(3);
+        let mut counts = [build::Counts::default(); 4];
+        for (slice, table) in egdb.slices() {
+            let c = build::Counts::of::<English>(table);
+            counts[slice.pieces() as usize] = counts[slice.pieces() as usize].plus(&c);
+            let (checked, wrong) = verify::verify_table(&egdb, table);
+            assert_eq!(checked, c.positions);
+            assert!(wrong.is_empty(), "{slice}: {wrong:?}");
+        }
+        assert_eq!(counts[2].positions, 3_488);
+        assert_eq!(counts[3].positions, 196_032);
+        // A king against a king is not always a draw: a king in its single corner (29, one
+        // neighbour: 25) with the enemy king on 22 must step to 25 and is taken (22x29).
+        let kk = egdb.tables.get(&Slice::new([0, 0], [1, 1])).expect("1K v 1K");
+        let kk = build::Counts::of::<English>(kk);
+        assert!(kk.losses > 0 && kk.draws > 0, "{kk:?}");
+        assert_eq!(value(&egdb, "W:WK29:BK22").outcome(), Outcome::Loss);
+        assert_eq!(value(&egdb, "W:WK1:BK32"), Value::DRAW);
+        // Two kings against one win nearly always, not always.
+        let two = egdb.tables.get(&Slice::new([0, 0], [2, 1])).expect("2K v 1K");
+        let two = build::Counts::of::<English>(two);
+        assert!(two.draws > 0 && two.wins > 100 * two.draws, "{two:?}");
+        // The lone king in the double corner lasts longest; each best move shortens the win.
+        let mut position = fen::parse::<English>("B:WK18,K14:BK27").expect("fen");
+        let mut last = egdb.probe(&position).expect("held");
+        assert_eq!(last.outcome(), Outcome::Loss);
+        for _ in 0..60 {
+            let Some(best) = egdb.best_moves(&position) else { break };
+            let Some((mv, reply)) = best.first().copied() else { break };
+            assert_ne!(reply.outcome(), Outcome::Draw);
+            assert!(mv.is_capture() || reply.distance() + 1 == last.distance());
+            position.play(&mv);
+            last = reply;
+            if mv.is_capture() {
+                break;
+            }
+        }
+        assert!(position.pieces(crate::types::Side::Black).is_empty());
+    }
+
+    #[test]
+    fn a_changed_value_fails_verification() {
+        let mut egdb = solved::<English>(2);
+        let slice = Slice::new([0, 0], [1, 1]);
+        let mut table = egdb.tables.get(&slice).expect("held").clone();
+        let i = table.values.iter().position(|&v| v == 0).expect("a draw");
+        table.values[i] = Value::win(3).0;
+        egdb.insert(table.clone());
+        let (_, wrong) = verify::verify_table(&egdb, &table);
+        assert_eq!(wrong.len(), 1);
+        assert_eq!(wrong[0].index, i as u64);
+    }
+
+    #[test]
+    fn files_round_trip_and_damage_is_refused() {
+        let egdb = solved::<International>(2);
+        let dir = std::env::temp_dir().join(format!("damas-egdb-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut positions = 0;
+        for (_, table) in egdb.slices() {
+            file::write::<International>(&dir, table).expect("write");
+            positions += build::Counts::of::<International>(table).positions;
+        }
+        assert_eq!(positions, 8_845);
+        let (back, refused) = Egdb::<International>::load(&dir).expect("load");
+        assert!(refused.is_empty());
+        for (slice, table) in egdb.slices() {
+            assert_eq!(back.tables.get(slice).map(|t| &t.values), Some(&table.values));
+        }
+        // Another variant's reader refuses the files; a flipped byte and a cut file are refused.
+        let (_, foreign) = Egdb::<English>::load(&dir).expect("load");
+        assert!(foreign.iter().all(|e| e.reason.contains("a file of international")));
+        let path = dir.join(file::file_name(Slice::new([0, 0], [1, 1])));
+        let mut bytes = std::fs::read(&path).expect("read");
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x10;
+        std::fs::write(&path, &bytes).expect("write");
+        let (_, refused) = Egdb::<International>::load(&dir).expect("load");
+        assert_eq!(refused.len(), 1);
+        assert!(refused[0].reason.contains("checksum"), "{}", refused[0]);
+        bytes[middle] ^= 0x10;
+        std::fs::write(&path, &bytes[..bytes.len() - 9]).expect("write");
+        let (_, refused) = Egdb::<International>::load(&dir).expect("load");
+        assert!(refused[0].reason.contains("damaged or truncated"), "{}", refused[0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

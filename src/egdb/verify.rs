@@ -1,0 +1,98 @@
+//! The consistency check of solved slices, independent of how they were built: every value
+//! must follow from its successors' values by the rules of the game. A win in d plies needs a
+//! successor lost for the opponent in d - 1 (or one in a smaller slice: distance 0) and the
+//! shortest such; a loss in d plies needs every successor won for the opponent, the longest in
+//! d - 1; a draw needs no successor lost for the opponent and one not won for them. Positions
+//! the rules decide at once must hold that verdict. These equations have one solution, so a
+//! table that passes is right (given the smaller slices and the move generator).
+//!
+//! Depends on `egdb` and the rules library; must not depend on search or I/O.
+
+use super::build::settled_at_once;
+use super::index::{Slice, canonical};
+use super::{Egdb, Outcome, Table, Value, position_rules};
+use crate::game::rules::Counters;
+use crate::moves::MoveList;
+use crate::position::Position;
+use crate::rules::Rules;
+use rayon::prelude::*;
+
+/// A position whose stored value does not follow from its successors.
+#[derive(Clone, Debug)]
+pub struct Inconsistency {
+    /// Its slice.
+    pub slice: Slice,
+    /// Its number.
+    pub index: u64,
+    /// What is stored.
+    pub stored: Value,
+    /// What the successors say (None: a successor's slice is missing).
+    pub expected: Option<Value>,
+}
+
+/// The value `position` (White to move) must have, from its successors in `egdb`; None when a
+/// successor's slice is missing.
+pub fn expected_value<R: Rules>(egdb: &Egdb<R>, position: &Position<R>) -> Option<Value> {
+    let rules = position_rules::<R>();
+    if let Some(value) = settled_at_once(&rules, position) {
+        return Some(value);
+    }
+    let slice = Slice::of(position);
+    let mut moves = MoveList::new();
+    rules.legal_moves_into(position, &Counters::default(), &mut moves);
+    let (mut shortest_win, mut longest_loss, mut all_won_for_them) = (None::<u32>, 0, true);
+    for mv in moves.iter() {
+        let mut after = *position;
+        after.play_unhashed(mv);
+        let reply = egdb.probe(&after)?;
+        let same_slice = Slice::of(&canonical(&after)) == slice.swapped();
+        let distance = if same_slice { reply.distance() } else { 0 };
+        match reply.outcome() {
+            Outcome::Loss => {
+                shortest_win = Some(shortest_win.map_or(distance, |d: u32| d.min(distance)));
+            }
+            Outcome::Win => longest_loss = longest_loss.max(distance),
+            Outcome::Draw => all_won_for_them = false,
+        }
+    }
+    Some(match shortest_win {
+        Some(d) => Value::win(d + 1),
+        None if all_won_for_them => Value::loss(longest_loss + 1),
+        None => Value::DRAW,
+    })
+}
+
+/// Checks every position of `table` against its successors in `egdb` (which must hold the
+/// table's own slice and those its moves lead into); returns the positions checked and the
+/// first few inconsistencies.
+pub fn verify_table<R: Rules>(egdb: &Egdb<R>, table: &Table) -> (u64, Vec<Inconsistency>) {
+    let slice = table.index.slice();
+    let (checked, mut wrong) = table
+        .values
+        .par_iter()
+        .enumerate()
+        .with_min_len(1024)
+        .fold(
+            || (0u64, Vec::new()),
+            |(mut checked, mut wrong), (i, &byte)| {
+                if let Some(position) = table.index.position::<R>(i as u64) {
+                    checked += 1;
+                    let stored = Value(byte);
+                    let expected = expected_value(egdb, &position);
+                    if expected != Some(stored) && wrong.len() < 10 {
+                        wrong.push(Inconsistency { slice, index: i as u64, stored, expected });
+                    }
+                }
+                (checked, wrong)
+            },
+        )
+        .reduce(
+            || (0, Vec::new()),
+            |(a, mut wa), (b, wb)| {
+                wa.extend(wb);
+                (a + b, wa)
+            },
+        );
+    wrong.truncate(10);
+    (checked, wrong)
+}

@@ -1,0 +1,258 @@
+//! `damas egdb`: building, probing, counting and verifying endgame databases from the command
+//! line, with progress on stderr.
+
+use crate::cli::UserError;
+use crate::progress::Progress;
+use damas::bitset::BitSet;
+use damas::egdb::build::{self, Counts};
+use damas::egdb::{Egdb, Outcome, file, verify};
+use damas::notation::{fen, moves};
+use damas::rules::{Rules, Variant};
+use damas::with_variant;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The `egdb` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum EgdbCommand {
+    /// Solves every position of up to --pieces pieces by retrograde analysis and writes one
+    /// file per slice. Resumes: slices already on disk (and whole) are kept.
+    Build {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Most pieces on the board.
+        #[arg(long, default_value_t = 4)]
+        pieces: u32,
+        /// Directory of the files (default: the per-user data directory, see `egdb stats`).
+        #[arg(long = "egdb-path", alias = "out")]
+        egdb_path: Option<PathBuf>,
+        /// Threads (default: all cores).
+        #[arg(long, short = 't')]
+        threads: Option<usize>,
+    },
+    /// Win, draw or loss for the side to move, and the moves that keep the value.
+    Probe {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// The position (PDN FEN).
+        #[arg(long)]
+        fen: String,
+        /// Directory of the files.
+        #[arg(long = "egdb-path")]
+        egdb_path: Option<PathBuf>,
+    },
+    /// Positions, wins, draws and losses per slice and per piece count.
+    Stats {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Directory of the files.
+        #[arg(long = "egdb-path")]
+        egdb_path: Option<PathBuf>,
+    },
+    /// Checks every file (checksums) and every position (its value follows from its
+    /// successors'); exits with status 1 when anything is wrong.
+    Verify {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Directory of the files.
+        #[arg(long = "egdb-path")]
+        egdb_path: Option<PathBuf>,
+    },
+}
+
+/// The default directory of a variant's files: `damas/egdb/VARIANT` in the per-user data
+/// directory (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support`
+/// on macOS, `%APPDATA%` on Windows).
+pub fn default_dir(variant: Variant) -> Result<PathBuf, UserError> {
+    let dirs = directories::ProjectDirs::from("", "", "damas").ok_or_else(|| {
+        UserError("no home directory to keep the databases in: give --egdb-path".into())
+    })?;
+    Ok(dirs.data_dir().join("egdb").join(variant.name()))
+}
+
+fn dir_of(variant: Variant, given: &Option<PathBuf>) -> Result<PathBuf, UserError> {
+    match given {
+        Some(dir) => Ok(dir.clone()),
+        None => default_dir(variant),
+    }
+}
+
+/// Runs an `egdb` subcommand.
+pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
+    match command {
+        EgdbCommand::Build { variant, pieces, egdb_path, threads } => {
+            let variant: Variant = variant.parse()?;
+            if let Some(threads) = threads {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(*threads)
+                    .build_global()
+                    .map_err(|e| UserError(format!("threads: {e}")))?;
+            }
+            let dir = dir_of(variant, egdb_path)?;
+            with_variant!(variant, R => run_build::<R>(&dir, *pieces))
+        }
+        EgdbCommand::Probe { variant, fen, egdb_path } => {
+            let variant: Variant = variant.parse()?;
+            let dir = dir_of(variant, egdb_path)?;
+            with_variant!(variant, R => run_probe::<R>(&dir, fen))
+        }
+        EgdbCommand::Stats { variant, egdb_path } => {
+            let variant: Variant = variant.parse()?;
+            let dir = dir_of(variant, egdb_path)?;
+            with_variant!(variant, R => run_stats::<R>(&dir))
+        }
+        EgdbCommand::Verify { variant, egdb_path } => {
+            let variant: Variant = variant.parse()?;
+            let dir = dir_of(variant, egdb_path)?;
+            with_variant!(variant, R => run_verify::<R>(&dir))
+        }
+    }
+}
+
+/// Loads `dir`, reporting refused files on stderr (and counting them); a missing directory is
+/// an error unless `missing_ok`.
+fn load<R: Rules>(dir: &Path, missing_ok: bool) -> Result<(Egdb<R>, usize), UserError> {
+    if !dir.is_dir() {
+        if missing_ok {
+            return Ok((Egdb::new(), 0));
+        }
+        return Err(UserError(format!(
+            "{}: no such directory (build one with `damas egdb build --variant {}`)",
+            dir.display(),
+            R::VARIANT.name()
+        )));
+    }
+    let (egdb, refused) = Egdb::<R>::load(dir)?;
+    for error in &refused {
+        eprintln!("refused {error}");
+    }
+    Ok((egdb, refused.len()))
+}
+
+fn run_build<R: Rules>(dir: &Path, pieces: u32) -> Result<(), UserError> {
+    let (mut egdb, _) = load::<R>(dir, true)?;
+    let kept = egdb.slices().count();
+    let pairs = build::pairs(pieces).len() as u64;
+    let bar = std::cell::RefCell::new(Progress::new(pairs, "slice pairs")?);
+    if kept > 0 {
+        bar.borrow().println(&format!("{}: {kept} slices already built, kept", dir.display()));
+    }
+    let started = std::time::Instant::now();
+    let mut total = Counts::default();
+    let result = build::build(
+        &mut egdb,
+        pieces,
+        |table, report| {
+            let path =
+                file::write::<R>(dir, table).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let c = &report.counts;
+            bar.borrow().println(&format!(
+                "{:<14} {:>12} positions {:>12} wins {:>12} draws {:>12} losses, longest {:>3} plies, {} passes, {:.1} s  {}",
+                report.slice.to_string(),
+                c.positions,
+                c.wins,
+                c.draws,
+                c.losses,
+                c.longest,
+                report.passes,
+                report.seconds,
+                path.display()
+            ));
+            total = total.plus(c);
+            Ok(())
+        },
+        |done, _all, name| bar.borrow_mut().update(done as u64, name, true),
+    );
+    bar.borrow().finish();
+    result.map_err(|e| UserError(e.to_string()))?;
+    eprintln!(
+        "built {} positions in {:.1} s into {}",
+        total.positions,
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    Ok(())
+}
+
+fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
+    let position = fen::parse::<R>(text)?;
+    let (egdb, _) = load::<R>(dir, false)?;
+    let pieces = position.occupied().count();
+    let value = egdb.probe(&position).ok_or_else(|| {
+        UserError(format!(
+            "{pieces} pieces: not in the databases of {} (up to {} pieces)",
+            dir.display(),
+            egdb.max_pieces()
+        ))
+    })?;
+    println!("{value} for {}", position.side_to_move());
+    if let Some(best) = egdb.best_moves(&position) {
+        let texts: Vec<String> = best
+            .iter()
+            .map(|(mv, reply)| {
+                format!("{} ({reply} for the opponent)", moves::to_pdn(&position, mv))
+            })
+            .collect();
+        let label = match value.outcome() {
+            Outcome::Win => "winning moves, fastest first",
+            Outcome::Draw => "drawing moves",
+            Outcome::Loss => "moves, longest resistance first",
+        };
+        println!("{label}: {}", if texts.is_empty() { "none".into() } else { texts.join(", ") });
+    }
+    Ok(())
+}
+
+fn run_stats<R: Rules>(dir: &Path) -> Result<(), UserError> {
+    let (egdb, _) = load::<R>(dir, false)?;
+    println!("{} ({})", dir.display(), R::VARIANT.name());
+    let mut by_pieces: BTreeMap<u32, Counts> = BTreeMap::new();
+    for (slice, table) in egdb.slices() {
+        let c = Counts::of::<R>(table);
+        println!(
+            "{:<14} {:>14} positions {:>14} wins {:>14} draws {:>14} losses  longest {} plies",
+            slice.to_string(),
+            c.positions,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.longest
+        );
+        let entry = by_pieces.entry(slice.pieces()).or_default();
+        *entry = entry.plus(&c);
+    }
+    for (pieces, c) in &by_pieces {
+        println!(
+            "{pieces} pieces: {} positions, {} wins, {} draws, {} losses",
+            c.positions, c.wins, c.draws, c.losses
+        );
+    }
+    Ok(())
+}
+
+fn run_verify<R: Rules>(dir: &Path) -> Result<(), UserError> {
+    let (egdb, refused) = load::<R>(dir, false)?;
+    let mut bad = refused;
+    let mut checked = 0;
+    for (slice, table) in egdb.slices() {
+        let (n, wrong) = verify::verify_table(&egdb, table);
+        checked += n;
+        for w in &wrong {
+            let position = table.index.position::<R>(w.index);
+            let text = position.map(|p| fen::write(&p)).unwrap_or_default();
+            let expected = w.expected.map_or("a missing slice".into(), |v| v.to_string());
+            println!("{slice}: {text}: stored {}, its successors say {expected}", w.stored);
+        }
+        bad += wrong.len();
+    }
+    if bad > 0 {
+        println!("{checked} positions checked, {bad} problems");
+        std::process::exit(1);
+    }
+    println!("{checked} positions in {} slices checked: all consistent", egdb.slices().count());
+    Ok(())
+}
