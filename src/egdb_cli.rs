@@ -64,14 +64,11 @@ pub enum EgdbCommand {
     },
 }
 
-/// The default directory of a variant's files: `damas/egdb/VARIANT` in the per-user data
-/// directory (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support`
-/// on macOS, `%APPDATA%` on Windows).
+/// The default directory of a variant's files ([`damas::egdb::default_dir`]).
 pub fn default_dir(variant: Variant) -> Result<PathBuf, UserError> {
-    let dirs = directories::ProjectDirs::from("", "", "damas").ok_or_else(|| {
+    damas::egdb::default_dir(variant).ok_or_else(|| {
         UserError("no home directory to keep the databases in: give --egdb-path".into())
-    })?;
-    Ok(dirs.data_dir().join("egdb").join(variant.name()))
+    })
 }
 
 fn dir_of(variant: Variant, given: &Option<PathBuf>) -> Result<PathBuf, UserError> {
@@ -151,14 +148,14 @@ fn run_build<R: Rules>(dir: &Path, pieces: u32) -> Result<(), UserError> {
                 file::write::<R>(dir, table).map_err(|e| format!("{}: {e}", dir.display()))?;
             let c = &report.counts;
             bar.borrow().println(&format!(
-                "{:<14} {:>12} positions {:>12} wins {:>12} draws {:>12} losses, longest {:>3} plies, {} passes, {:.1} s  {}",
+                "{:<14} {:>12} positions {:>12} wins {:>12} draws {:>12} losses, longest {:>3} plies, {} levels, {:.1} s  {}",
                 report.slice.to_string(),
                 c.positions,
                 c.wins,
                 c.draws,
                 c.losses,
                 c.longest,
-                report.passes,
+                report.levels,
                 report.seconds,
                 path.display()
             ));

@@ -7,6 +7,20 @@ fn damas(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_damas")).args(args).output().expect("run damas")
 }
 
+/// Runs damas with `input` on stdin; its stdout.
+fn with_stdin(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run damas");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    let output = child.wait_with_output().expect("wait");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -253,5 +267,17 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
     let foreign = damas(&["egdb", "verify", "--variant", "italian", "--egdb-path", path]);
     assert_eq!(foreign.status.code(), Some(1));
     assert!(stderr(&foreign).contains("a file of english, not italian"), "{}", stderr(&foreign));
+    // The engine plays from them: the lone king resists longest, the two kings take the
+    // shortest win; a directory that is not there is an error, and the engine plays on with
+    // the databases it has.
+    let script = format!(
+        "egdb-path {path}\nfen B:WK18,K14:BK27\ngo depth 4\nfen W:WK18,K14:BK27\ngo depth 4\n\
+         egdb-path {path}/nothing\nfen W:WK18,K14:BK27\ngo depth 2\nquit\n"
+    );
+    let text = with_stdin(&["text"], &script);
+    assert!(text.contains("best move 27-24  (known loss)"), "{text}");
+    assert!(text.contains("best move 14-9  (known win)"), "{text}");
+    assert!(text.contains("is not a directory"), "{text}");
+    assert_eq!(text.matches("best move 14-9  (known win)").count(), 2, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

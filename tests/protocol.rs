@@ -184,10 +184,11 @@ fn hub_handshake_in_scans_form() {
     assert_eq!(lines[5], "param name=level value=20 type=int min=1 max=20");
     assert_eq!(lines[6], "param name=eval value=default type=enum values=\"default classic\"");
     assert_eq!(lines[7], "param name=eval-file value=\"\" type=string");
-    assert_eq!(lines[8], "wait");
-    assert_eq!(lines.len(), 9);
+    assert_eq!(lines[8], "param name=egdb-path value=\"\" type=string");
+    assert_eq!(lines[9], "wait");
+    assert_eq!(lines.len(), 10);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..8] {
+    for line in &lines[..9] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }

@@ -3,21 +3,27 @@
 //! A slice and its swap (the same material, the other side to move) are solved together: the
 //! quiet moves of one lead into the other. Captures and promotions lead into smaller slices,
 //! solved before (fewer pieces, or as many with a man fewer), whose values are read from the
-//! database being built. Pass 0 settles the positions the rules decide at once (no move left,
-//! the rule set's instant wins and dead draws); pass n then settles every position whose value
-//! its successors settled by pass n - 1: a win when one successor is lost for the opponent, a
-//! loss when all are won for the opponent. A successor in a smaller slice counts as settled
-//! with distance 0, so a position settled in pass n is won or lost in exactly n plies before
-//! the material changes. When a pass settles nothing, what is left is drawn.
+//! database being built and count as settled at distance 0.
+//!
+//! Level 0 holds the positions the rules decide at once (no move left, the rule set's instant
+//! wins and dead draws). A first forward pass counts each other position's successors in the
+//! pair and settles those that its moves into smaller slices decide (level 1). Level n then
+//! goes backwards from the positions settled at level n - 1, through un-moves checked against
+//! the move generator: their predecessors are won if they were lost, and lose one open
+//! successor if they were won, lost in n plies when none is left. So a position at level n is
+//! won or lost in exactly n plies before the material changes; what no level reaches is
+//! drawn.
 //!
 //! Depends on the rules library, `game::rules` and rayon; must not depend on search or I/O
 //! (the caller saves each solved slice and shows progress).
 
 use super::index::{Slice, SliceIndex, canonical};
 use super::{Egdb, MAX_DISTANCE, Outcome, Table, Value, position_rules};
+use crate::bitset::BitSet;
 use crate::game::rules::{Counters, GameRules, Judgement};
+use crate::geometry::{Geometry, MAX_DIRECTIONS, step};
 use crate::moves::MoveList;
-use crate::position::Position;
+use crate::position::{Bits, Position};
 use crate::rules::Rules;
 use crate::types::Side;
 use rayon::prelude::*;
@@ -87,8 +93,8 @@ pub struct Report {
     pub slice: Slice,
     /// What it holds.
     pub counts: Counts,
-    /// Passes over the slice.
-    pub passes: u32,
+    /// Levels of the backward search (the longest distance plus one).
+    pub levels: u32,
     /// Seconds its pair took.
     pub seconds: f64,
 }
@@ -104,6 +110,8 @@ pub enum BuildError {
     Missing(Slice),
     /// The caller could not keep a solved slice (saving it failed).
     Keep(String),
+    /// The rule set has a rule the databases cannot hold yet (Frisian's king-move limit).
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for BuildError {
@@ -115,6 +123,7 @@ impl fmt::Display for BuildError {
             }
             BuildError::Missing(slice) => write!(f, "slice {slice} was needed before it was built"),
             BuildError::Keep(why) => f.write_str(why),
+            BuildError::Unsupported(why) => write!(f, "not supported yet: {why}"),
         }
     }
 }
@@ -150,6 +159,10 @@ pub fn build<R: Rules>(
     mut keep: impl FnMut(&Table, &Report) -> Result<(), String>,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<(), BuildError> {
+    if GameRules::of::<R>().draws.king_move_limit.is_some() {
+        // The value of a position would depend on each side's streak of king moves.
+        return Err(BuildError::Unsupported("a limit on king moves in a row (Frisian)"));
+    }
     let all = pairs(pieces);
     for (done, pair) in all.iter().enumerate() {
         let name = pair.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" / ");
@@ -158,13 +171,13 @@ pub fn build<R: Rules>(
             continue;
         }
         let started = Instant::now();
-        let (tables, passes) = solve_pair(egdb, pair)?;
+        let (tables, levels) = solve_pair(egdb, pair)?;
         let seconds = started.elapsed().as_secs_f64();
         for table in tables {
             let report = Report {
                 slice: table.index.slice(),
                 counts: Counts::of::<R>(&table),
-                passes,
+                levels,
                 seconds,
             };
             keep(&table, &report).map_err(BuildError::Keep)?;
@@ -175,118 +188,159 @@ pub fn build<R: Rules>(
     Ok(())
 }
 
-/// A position's state during the build: 0 open, else a settled [`Value`] byte with the fact
-/// that it is settled kept apart for draws (0 is also a draw's byte).
+/// No successor is known to be drawn yet: the count of successors not known to be won for the
+/// opponent can still reach zero. `CANNOT_LOSE` marks a position with a drawn successor.
+const CANNOT_LOSE: u8 = u8::MAX;
+
+/// A position's state during the build.
 struct Slot {
+    /// Its [`Value`] byte once settled.
     value: AtomicU8,
+    /// 1 once settled (a draw's byte is 0, like an open position's).
     settled: AtomicU8,
+    /// Successors not yet known to be won for the opponent, or [`CANNOT_LOSE`].
+    open_successors: AtomicU8,
 }
+
+impl Slot {
+    /// Settles the slot with `value` unless it is settled already; true if this call did.
+    fn settle(&self, value: Value) -> bool {
+        if self.settled.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            self.value.store(value.0, Ordering::Release);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// A position of the pair: which slice, which number.
+type Node = (u8, u32);
 
 fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u32), BuildError> {
     let indexes: Vec<SliceIndex> = pair
         .iter()
         .map(|&slice| SliceIndex::new::<R>(slice).ok_or(BuildError::Unindexable(slice)))
         .collect::<Result<_, _>>()?;
-    let rules = position_rules::<R>();
-    let slots: Vec<Vec<Slot>> = indexes
-        .iter()
-        .map(|index| {
-            (0..index.size())
-                .map(|_| Slot { value: AtomicU8::new(0), settled: AtomicU8::new(0) })
-                .collect()
-        })
-        .collect();
-
-    // Pass 0: what the rules decide at once.
-    for (index, slots) in indexes.iter().zip(&slots) {
-        slots.par_iter().enumerate().with_min_len(4096).for_each(|(i, slot)| {
-            match index.position::<R>(i as u64) {
-                None => slot.settled.store(1, Ordering::Relaxed),
-                Some(position) => {
-                    if let Some(value) = settled_at_once(&rules, &position) {
-                        slot.value.store(value.0, Ordering::Relaxed);
-                        slot.settled.store(1, Ordering::Relaxed);
-                    }
-                }
-            }
-        });
-    }
-
-    // A successor (the opponent to move), as settled before pass `pass`: Some(value) or None
-    // while open. Values of smaller slices count as distance 0.
-    let successor = |after: &Position<R>, pass: u32| -> Result<Option<Value>, BuildError> {
-        let turned = canonical(after);
-        let slice = Slice::of(&turned);
-        match pair.iter().position(|&s| s == slice) {
-            Some(k) => {
-                let slot = &slots[k][indexes[k].index(&turned) as usize];
-                if slot.settled.load(Ordering::Relaxed) == 0 {
-                    return Ok(None);
-                }
-                let value = Value(slot.value.load(Ordering::Relaxed));
-                // Settled in this very pass: not yet, for the distances to be exact.
-                let fresh = value.outcome() != Outcome::Draw && value.distance() >= pass;
-                Ok(if fresh { None } else { Some(value) })
-            }
-            None => match egdb.probe(after) {
-                Some(value) => Ok(Some(match value.outcome() {
-                    Outcome::Win => Value::win(0),
-                    Outcome::Loss => Value::loss(0),
-                    Outcome::Draw => Value::DRAW,
-                })),
-                None => Err(BuildError::Missing(slice)),
-            },
+    for index in &indexes {
+        if u32::try_from(index.size()).is_err() {
+            return Err(BuildError::Unindexable(index.slice()));
         }
+    }
+    let rules = position_rules::<R>();
+    let in_pair = |position: &Position<R>| -> Option<(usize, u64)> {
+        let slice = Slice::of(position);
+        let k = pair.iter().position(|&s| s == slice)?;
+        Some((k, indexes[k].index(position)))
     };
 
-    let mut pass = 0;
-    loop {
-        pass += 1;
-        let mut settled_now = 0u64;
-        for (k, index) in indexes.iter().enumerate() {
-            settled_now += slots[k]
-                .par_iter()
-                .enumerate()
-                .with_min_len(1024)
-                .map(|(i, slot)| -> Result<u64, BuildError> {
-                    if slot.settled.load(Ordering::Relaxed) != 0 {
-                        return Ok(0);
+    // Level 0: what the rules decide at once; level 1 also gets the positions settled by
+    // their moves into smaller slices alone. Every other position counts its successors.
+    let mut first: Vec<Vec<Node>> = vec![Vec::new(), Vec::new()];
+    let mut slots: Vec<Vec<Slot>> = Vec::new();
+    for (k, index) in indexes.iter().enumerate() {
+        let settled: Vec<(Slot, Option<u8>)> = (0..index.size())
+            .into_par_iter()
+            .map(|i| -> Result<(Slot, Option<u8>), BuildError> {
+                let slot = |value: Value, settled: bool, open: u8| Slot {
+                    value: AtomicU8::new(value.0),
+                    settled: AtomicU8::new(u8::from(settled)),
+                    open_successors: AtomicU8::new(open),
+                };
+                let Some(position) = index.position::<R>(i) else {
+                    return Ok((slot(Value::DRAW, true, CANNOT_LOSE), None));
+                };
+                if let Some(value) = settled_at_once(&rules, &position) {
+                    let level = (value.outcome() != Outcome::Draw).then_some(0);
+                    return Ok((slot(value, true, CANNOT_LOSE), level));
+                }
+                let mut moves = MoveList::new();
+                rules.legal_moves_into(&position, &Counters::default(), &mut moves);
+                let (mut open, mut cannot_lose) = (0u32, false);
+                for mv in moves.iter() {
+                    let mut after = position;
+                    after.play_unhashed(mv);
+                    let turned = canonical(&after);
+                    if in_pair(&turned).is_some() {
+                        open += 1;
+                        continue;
                     }
-                    let Some(position) = index.position::<R>(i as u64) else { return Ok(0) };
-                    let mut moves = MoveList::new();
-                    rules.legal_moves_into(&position, &Counters::default(), &mut moves);
-                    let mut all_won_for_them = true;
-                    for mv in moves.iter() {
-                        let mut after = position;
-                        after.play_unhashed(mv);
-                        match successor(&after, pass)?.map(Value::outcome) {
-                            Some(Outcome::Loss) => {
-                                if pass > MAX_DISTANCE {
-                                    return Err(BuildError::TooLong(index.slice()));
-                                }
-                                slot.value.store(Value::win(pass).0, Ordering::Relaxed);
-                                slot.settled.store(1, Ordering::Relaxed);
-                                return Ok(1);
+                    let reply =
+                        egdb.probe(&after).ok_or(BuildError::Missing(Slice::of(&turned)))?;
+                    match reply.outcome() {
+                        Outcome::Loss => return Ok((slot(Value::win(1), true, 0), Some(1))),
+                        Outcome::Draw => cannot_lose = true,
+                        Outcome::Win => {}
+                    }
+                }
+                if cannot_lose {
+                    return Ok((slot(Value::DRAW, false, CANNOT_LOSE), None));
+                }
+                if open == 0 {
+                    return Ok((slot(Value::loss(1), true, 0), Some(1)));
+                }
+                let open = u8::try_from(open).ok().filter(|&n| n < CANNOT_LOSE);
+                let open = open.ok_or(BuildError::Unindexable(index.slice()))?;
+                Ok((slot(Value::DRAW, false, open), None))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut these = Vec::with_capacity(settled.len());
+        for (i, (slot, level)) in settled.into_iter().enumerate() {
+            if let Some(level) = level {
+                first[usize::from(level)].push((k as u8, i as u32));
+            }
+            these.push(slot);
+        }
+        slots.push(these);
+    }
+
+    // Level n: the predecessors of the positions settled at level n - 1. A predecessor of a
+    // lost position is won; one whose last open successor was won for the opponent is lost.
+    let mut frontier = std::mem::take(&mut first[0]);
+    let mut next_first = std::mem::take(&mut first[1]);
+    let mut level = 0u32;
+    while !frontier.is_empty() || !next_first.is_empty() {
+        level += 1;
+        if level > MAX_DISTANCE {
+            return Err(BuildError::TooLong(pair[0]));
+        }
+        let found: Vec<Node> = frontier
+            .par_iter()
+            .with_min_len(64)
+            .flat_map_iter(|&(k, i)| {
+                let slot = &slots[usize::from(k)][i as usize];
+                let value = Value(slot.value.load(Ordering::Acquire));
+                let position = indexes[usize::from(k)].position::<R>(u64::from(i));
+                let mut settled = Vec::new();
+                if let Some(position) = position {
+                    for_each_predecessor(&rules, &position, |before| {
+                        let Some((pk, pi)) = in_pair(&before) else { return };
+                        let pred = &slots[pk][pi as usize];
+                        if pred.settled.load(Ordering::Acquire) != 0 {
+                            return;
+                        }
+                        let settles = match value.outcome() {
+                            Outcome::Loss => pred.settle(Value::win(level)),
+                            Outcome::Win => {
+                                let left = pred.open_successors.fetch_update(
+                                    Ordering::AcqRel,
+                                    Ordering::Acquire,
+                                    |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
+                                );
+                                left == Ok(1) && pred.settle(Value::loss(level))
                             }
-                            Some(Outcome::Win) => {}
-                            Some(Outcome::Draw) | None => all_won_for_them = false,
+                            Outcome::Draw => false,
+                        };
+                        if settles {
+                            settled.push((pk as u8, pi as u32));
                         }
-                    }
-                    if all_won_for_them {
-                        if pass > MAX_DISTANCE {
-                            return Err(BuildError::TooLong(index.slice()));
-                        }
-                        slot.value.store(Value::loss(pass).0, Ordering::Relaxed);
-                        slot.settled.store(1, Ordering::Relaxed);
-                        return Ok(1);
-                    }
-                    Ok(0)
-                })
-                .try_reduce(|| 0, |a, b| Ok(a + b))?;
-        }
-        if settled_now == 0 {
-            break;
-        }
+                    });
+                }
+                settled.into_iter()
+            })
+            .collect();
+        frontier = found;
+        frontier.append(&mut next_first);
     }
     let tables = indexes
         .into_iter()
@@ -296,7 +350,58 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
             values: slots.into_iter().map(|slot| slot.value.into_inner()).collect(),
         })
         .collect();
-    Ok((tables, pass))
+    Ok((tables, level))
+}
+
+/// Calls `visit` with every position (White to move) from which a quiet move that crowns
+/// nothing leads to `position` (White to move, as the opponent sees it after the move). The
+/// candidates are the squares behind each of the mover's pieces along every line; each is kept
+/// only if the rules make that move legal there (capture obligation and all).
+fn for_each_predecessor<R: Rules>(
+    rules: &GameRules,
+    position: &Position<R>,
+    mut visit: impl FnMut(Position<R>),
+) {
+    // The position before the reply: the mover of `position` is Black there, and White has
+    // just moved.
+    let after = position.color_flipped();
+    let white = after.pieces(Side::White);
+    let black = after.pieces(Side::Black);
+    let empty = after.empty();
+    let mut moves = MoveList::new();
+    for to in white.iter() {
+        let king = after.kings().contains(to);
+        for dir in 0..MAX_DIRECTIONS {
+            if R::Geo::SOURCE[dir].is_empty() {
+                continue;
+            }
+            let mut from = Bits::<R>::single(to);
+            loop {
+                from = step::<R::Geo>(from, dir);
+                if (from & empty).is_empty() {
+                    break;
+                }
+                let moved = Bits::<R>::single(to) | from;
+                let kings = if king { after.kings() ^ moved } else { after.kings() };
+                if let Ok(before) =
+                    Position::<R>::from_parts(white ^ moved, black, kings, Side::White)
+                {
+                    let from_bit = from.lowest();
+                    moves.clear();
+                    rules.legal_moves_into(&before, &Counters::default(), &mut moves);
+                    let legal = moves.iter().any(|mv| {
+                        !mv.is_capture() && !mv.promotes() && mv.from() == from_bit && mv.to() == to
+                    });
+                    if legal {
+                        visit(before);
+                    }
+                }
+                if !(king && R::FLYING_KINGS) {
+                    break;
+                }
+            }
+        }
+    }
 }
 
 /// The value of `position` (White to move) when the rules decide it without looking at

@@ -114,6 +114,21 @@ impl fmt::Display for Value {
     }
 }
 
+/// The default directory of a rule set's files: `damas/egdb/VARIANT` in the per-user data
+/// directory (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support`
+/// on macOS, `%APPDATA%` on Windows); None without a home directory.
+pub fn default_dir(variant: crate::rules::Variant) -> Option<std::path::PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "damas")?;
+    Some(dirs.data_dir().join("egdb").join(variant.name()))
+}
+
+/// The directory of `variant`'s files under `path`: `path/VARIANT` when there is one (a
+/// directory of several rule sets' databases), else `path` itself.
+pub fn variant_dir(path: &Path, variant: crate::rules::Variant) -> std::path::PathBuf {
+    let inner = path.join(variant.name());
+    if inner.is_dir() { inner } else { path.to_path_buf() }
+}
+
 /// The rules a database solves under: the rule set's own, without those that read the game's
 /// history (see the module comment).
 pub fn position_rules<R: Rules>() -> GameRules {

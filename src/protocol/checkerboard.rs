@@ -757,8 +757,8 @@ impl<R: Rules> Host for Hosted<R> {
             Some(Verdict::Win(..)) => CB_LOSS,
             Some(Verdict::Draw(_)) => CB_DRAW,
             None => match result.score.band() {
-                Band::Win { .. } => CB_WIN,
-                Band::Loss { .. } => CB_LOSS,
+                Band::Win { .. } | Band::KnownWin { .. } => CB_WIN,
+                Band::Loss { .. } | Band::KnownLoss { .. } => CB_LOSS,
                 Band::Eval(_) => CB_UNKNOWN,
             },
         };

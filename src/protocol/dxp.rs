@@ -672,6 +672,8 @@ impl<'a, R: Rules> Connection<'a, R> {
         self.last_score = match result.score.band() {
             Band::Win { .. } => 10_000,
             Band::Loss { .. } => -10_000,
+            Band::KnownWin { .. } => 9_000,
+            Band::KnownLoss { .. } => -9_000,
             Band::Eval(hundredths) => hundredths,
         };
         current.game.play_unchecked(&best);

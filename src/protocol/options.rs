@@ -34,6 +34,8 @@ pub struct Options {
     pub eval: String,
     /// A weight file to evaluate with instead (empty: none).
     pub eval_file: String,
+    /// Where the endgame databases are (empty: the per-user data directory; `none`: none).
+    pub egdb_path: String,
 }
 
 /// What kind of value an option takes.
@@ -69,6 +71,7 @@ enum Field {
     Level,
     Eval,
     EvalFile,
+    EgdbPath,
 }
 
 /// One option.
@@ -154,6 +157,15 @@ pub const OPTIONS: &[Spec] = &[
         field: Field::EvalFile,
     },
     Spec {
+        name: "egdb-path",
+        uci: Some("EgdbPath"),
+        hub: true,
+        kind: Kind::Text,
+        help: "the endgame databases' directory (empty: the per-user data directory; none: \
+               no databases)",
+        field: Field::EgdbPath,
+    },
+    Spec {
         name: "tt-size",
         uci: None,
         hub: false,
@@ -186,6 +198,7 @@ impl Options {
             level: MAX_LEVEL,
             eval: "default".to_string(),
             eval_file: String::new(),
+            egdb_path: String::new(),
         }
     }
 
@@ -201,6 +214,7 @@ impl Options {
             Field::Level => self.level.to_string(),
             Field::Eval => self.eval.clone(),
             Field::EvalFile => self.eval_file.clone(),
+            Field::EgdbPath => self.egdb_path.clone(),
         }
     }
 
@@ -259,6 +273,9 @@ impl Options {
             // `<empty>` is how the UCI convention writes an empty string.
             Field::EvalFile => {
                 self.eval_file = if value == "<empty>" { String::new() } else { value.to_string() };
+            }
+            Field::EgdbPath => {
+                self.egdb_path = if value == "<empty>" { String::new() } else { value.to_string() };
             }
         }
         Ok(())

@@ -6,6 +6,7 @@
 //! Depends on `game`, `search` and the sibling modules; writes nothing itself.
 
 use super::{Background, Event, Input, Options, Urgent, supervise};
+use crate::egdb::{self, Egdb};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::game::replay::{Notation, ReplayError, play_moves};
@@ -16,6 +17,7 @@ use crate::search::{
 };
 use crate::with_variant;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -78,17 +80,57 @@ impl<R: Rules> Session<R> {
         Evaluator::chosen(&options.eval, file)
     }
 
+    /// The endgame databases the options choose: None without any (`none`, or no files where
+    /// the path leads). Files that fail their checks are left out, each with a warning.
+    ///
+    /// # Errors
+    /// A directory given by name that cannot be read.
+    fn egdb(options: &Options) -> Result<Option<Arc<Egdb<R>>>, String> {
+        let given = options.egdb_path.trim();
+        if given.eq_ignore_ascii_case("none") {
+            return Ok(None);
+        }
+        let dir = if given.is_empty() {
+            match egdb::default_dir(R::VARIANT) {
+                Some(dir) if dir.is_dir() => dir,
+                _ => return Ok(None),
+            }
+        } else {
+            let path = Path::new(given);
+            if !path.is_dir() {
+                return Err(format!("egdb-path: {given} is not a directory"));
+            }
+            egdb::variant_dir(path, R::VARIANT)
+        };
+        let (egdb, refused) = Egdb::<R>::load(&dir).map_err(|e| format!("egdb-path: {e}"))?;
+        for error in refused {
+            log::warn!("endgame database refused: {error}");
+        }
+        if egdb.max_pieces() == 0 {
+            return Ok(None);
+        }
+        log::info!("endgame databases: {} up to {} pieces", dir.display(), egdb.max_pieces());
+        Ok(Some(Arc::new(egdb)))
+    }
+
     /// The engine the options describe (built now if there is none yet).
     fn take_engine(&mut self) -> Engine<R> {
         let options = &self.options;
         let mut engine = self.engine.take().unwrap_or_else(|| {
             // A weight file that does not fit this rule set (the variant changed after it was
-            // loaded) gives way to the default, with a warning.
+            // loaded) gives way to the default, with a warning; so does a database directory
+            // that went away.
             let evaluator = Self::evaluator(options).unwrap_or_else(|error| {
                 log::warn!("{error}; evaluating with the default");
                 Evaluator::new()
             });
-            let config = EngineConfig::new(options.threads, options.hash).with_evaluator(evaluator);
+            let egdb = Self::egdb(options).unwrap_or_else(|error| {
+                log::warn!("{error}; playing without endgame databases");
+                None
+            });
+            let config = EngineConfig::new(options.threads, options.hash)
+                .with_evaluator(evaluator)
+                .with_egdb(egdb);
             Engine::with_config(config)
         });
         if engine.threads() != options.threads {
@@ -136,6 +178,20 @@ impl<R: Rules> Session<R> {
                 Ok(evaluator) => {
                     if let Some(engine) = &mut self.engine {
                         engine.set_evaluator(evaluator);
+                    }
+                }
+                Err(error) => {
+                    self.options = before;
+                    return Err(error);
+                }
+            }
+        }
+        if self.options.egdb_path != before.egdb_path {
+            // Loaded now, so that a bad path is an error here and the option keeps its value.
+            match Self::egdb(&self.options) {
+                Ok(egdb) => {
+                    if let Some(engine) = &mut self.engine {
+                        engine.set_egdb(egdb);
                     }
                 }
                 Err(error) => {

@@ -24,6 +24,9 @@ pub fn score_text(score: Score) -> String {
     match score.band() {
         Band::Win { plies } => format!("mate {}", plies.div_ceil(2)),
         Band::Loss { plies } => format!("mate -{}", plies.div_ceil(2)),
+        // Not a mate: UCI has no band for it, so centipawns beyond any evaluation.
+        Band::KnownWin { plies } => format!("cp {}", 9_000 - plies.min(999) as i32),
+        Band::KnownLoss { plies } => format!("cp -{}", 9_000 - plies.min(999) as i32),
         Band::Eval(hundredths) => format!("cp {hundredths}"),
     }
 }

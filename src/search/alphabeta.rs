@@ -6,19 +6,21 @@
 //! node, the no-move rule at the leaves too); win scores count plies so that the engine converts
 //! wins fast.
 //!
-//! Depends on the rules library, `eval` and the sibling modules; it never prints.
+//! Depends on the rules library, `eval`, `egdb` and the sibling modules; it never prints.
 
-pub use super::score::{MAX_PLY, Value, WIN, WIN_BOUND};
+pub use super::score::{KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Value, WIN, WIN_BOUND};
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, params};
 use crate::bitset::BitSet;
+use crate::egdb::{self, Egdb, Outcome};
 use crate::eval::Evaluator;
 use crate::game::{Counters, Game, GameRules, Judgement, Verdict};
 use crate::movegen::has_capture;
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// Remaining depth from which moves busy in another thread are deferred.
@@ -29,6 +31,9 @@ const INFINITY: Value = WIN + 1;
 /// Per-thread search state, kept across searches so tables stay warm.
 pub struct Searcher<R: Rules> {
     evaluator: Evaluator<R>,
+    /// Endgame databases, and the most pieces they hold (0 without).
+    egdb: Option<Arc<Egdb<R>>>,
+    egdb_pieces: u32,
     lists: Vec<MoveList<Bits<R>>>,
     orders: Vec<Vec<(i32, usize)>>,
     deferred: Vec<Vec<usize>>,
@@ -76,6 +81,8 @@ impl<R: Rules> Searcher<R> {
     pub fn new(main: bool, evaluator: Evaluator<R>) -> Self {
         Searcher {
             evaluator,
+            egdb: None,
+            egdb_pieces: 0,
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -95,6 +102,12 @@ impl<R: Rules> Searcher<R> {
             clock: None,
             node_limit: None,
         }
+    }
+
+    /// The same searcher probing `egdb` in the tree.
+    pub fn with_egdb(self, egdb: Option<Arc<Egdb<R>>>) -> Self {
+        let egdb_pieces = egdb.as_ref().map_or(0, |egdb| egdb.max_pieces());
+        Searcher { egdb, egdb_pieces, ..self }
     }
 
     /// Forgets what was learnt in earlier games.
@@ -262,6 +275,13 @@ impl<R: Rules> Searcher<R> {
                     } else {
                         Self::no_moves(position, ply)
                     };
+                }
+            }
+            // The endgame databases: the value whatever the depth (they hold capture positions
+            // too). Only the game's history rules are left out of it (see `egdb`).
+            if position.occupied().count() <= self.egdb_pieces {
+                if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
+                    return known_score(value, ply);
                 }
             }
             // Mate-distance pruning.
@@ -615,6 +635,17 @@ pub fn verdict_score<R: Rules>(verdict: &Verdict, position: &Position<R>, ply: u
         Verdict::Win(winner, _) if *winner == position.side_to_move() => WIN - ply as Value,
         Verdict::Win(..) => -WIN + ply as Value,
         Verdict::Draw(_) => 0,
+    }
+}
+
+/// The search value of an endgame database's `value` at `ply`: a known win comes down by one
+/// per ply, in the tree and to the conversion.
+pub fn known_score(value: egdb::Value, ply: usize) -> Value {
+    let plies = (ply as Value + value.distance() as Value).min(KNOWN_WIN - KNOWN_BOUND);
+    match value.outcome() {
+        Outcome::Win => KNOWN_WIN - plies,
+        Outcome::Loss => -(KNOWN_WIN - plies),
+        Outcome::Draw => 0,
     }
 }
 

@@ -1,10 +1,12 @@
-//! What an engine is given from outside: threads, table size and the evaluation it scores
-//! positions with. The binary, the protocols' session, `damas match` and programs using the
-//! library all build engines from one of these; the subsystems still to come (an opening book,
-//! endgame databases) are handed over here in the same way, as a field each.
+//! What an engine is given from outside: threads, table size, the evaluation it scores
+//! positions with and the endgame databases it probes. The binary, the protocols' session,
+//! `damas match` and programs using the library all build engines from one of these; the
+//! subsystems still to come (an opening book) are handed over here in the same way, as a field
+//! each.
 //!
-//! Depends on `eval` and the rules library; no I/O.
+//! Depends on `eval`, `egdb` and the rules library; no I/O.
 
+use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::rules::Rules;
 use std::sync::Arc;
@@ -18,16 +20,23 @@ pub struct EngineConfig<R: Rules> {
     pub hash_mb: usize,
     /// The evaluation, shared: each search thread works on its own copy.
     pub evaluator: Arc<Evaluator<R>>,
+    /// Endgame databases to probe (None: none), shared by every search thread.
+    pub egdb: Option<Arc<Egdb<R>>>,
 }
 
 impl<R: Rules> EngineConfig<R> {
     /// `threads` threads, a `hash_mb` MiB table and the rule set's default evaluation.
     pub fn new(threads: usize, hash_mb: usize) -> Self {
-        EngineConfig { threads, hash_mb, evaluator: Arc::new(Evaluator::new()) }
+        EngineConfig { threads, hash_mb, evaluator: Arc::new(Evaluator::new()), egdb: None }
     }
 
     /// The same with another evaluation (other weights, a trained one).
     pub fn with_evaluator(self, evaluator: Evaluator<R>) -> Self {
         EngineConfig { evaluator: Arc::new(evaluator), ..self }
+    }
+
+    /// The same, probing `egdb`.
+    pub fn with_egdb(self, egdb: Option<Arc<Egdb<R>>>) -> Self {
+        EngineConfig { egdb, ..self }
     }
 }

@@ -19,10 +19,12 @@ mod tt_memory;
 pub use alphabeta::{Searcher, verdict_score};
 pub use config::EngineConfig;
 pub use level::MAX_LEVEL;
-pub use score::{Band, MAX_PLY, Score, Value, WIN, WIN_BOUND};
+pub use score::{Band, KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Score, Value, WIN, WIN_BOUND};
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
+use crate::bitset::BitSet;
+use crate::egdb::{Egdb, Outcome};
 use crate::eval::Evaluator;
 use crate::game::{Game, Verdict};
 use crate::position::MoveOf;
@@ -169,10 +171,50 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
+/// The answer of the endgame databases at the root of `game`, when they know it is won or lost:
+/// the move that keeps the value fastest (the shortest win, the longest loss) among those the
+/// game allows, and the line that follows. A drawn root is searched, and the databases' values
+/// at the first ply keep the search to the drawing moves.
+fn known_result<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<SearchResult<R>> {
+    let root = *game.position();
+    if root.occupied().count() > egdb.max_pieces() {
+        return None;
+    }
+    let value = egdb.probe(&root)?;
+    if value.outcome() == Outcome::Draw {
+        return None;
+    }
+    let legal = game.legal_moves();
+    let best = egdb.best_moves(&root)?;
+    let (mv, _) = best.into_iter().find(|(mv, _)| legal.as_slice().contains(mv))?;
+    let mut pv = vec![mv];
+    let mut position = root;
+    position.play(&mv);
+    while pv.len() < 24 {
+        let Some((next, _)) = egdb.best_moves(&position).and_then(|b| b.first().copied()) else {
+            break;
+        };
+        pv.push(next);
+        position.play(&next);
+    }
+    Some(SearchResult {
+        best: Some(mv),
+        ponder: pv.get(1).copied(),
+        score: Score::new(alphabeta::known_score(value, 0)),
+        depth: 1,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv,
+        verdict: None,
+    })
+}
+
 /// A searching engine for rule set `R`.
 pub struct Engine<R: Rules> {
     /// The evaluation given in the configuration; every search thread has a copy.
     evaluator: Arc<Evaluator<R>>,
+    /// The endgame databases given in the configuration, shared by every search thread.
+    egdb: Option<Arc<Egdb<R>>>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
@@ -208,6 +250,7 @@ impl<R: Rules> Engine<R> {
     fn with_table(config: EngineConfig<R>, table: TranspositionTable) -> Self {
         let mut engine = Engine {
             evaluator: config.evaluator,
+            egdb: config.egdb,
             tt: Arc::new(table),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
@@ -234,6 +277,21 @@ impl<R: Rules> Engine<R> {
         self.new_game();
     }
 
+    /// Probes `egdb` from now on (None: no databases). The table is cleared: its scores came
+    /// without them.
+    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb<R>>>) {
+        let threads = self.threads();
+        self.egdb = egdb;
+        self.searchers.clear();
+        self.set_threads(threads);
+        self.new_game();
+    }
+
+    /// The endgame databases in use.
+    pub fn egdb(&self) -> Option<&Egdb<R>> {
+        self.egdb.as_deref()
+    }
+
     /// The evaluation in use.
     pub fn evaluator(&self) -> &Evaluator<R> {
         &self.evaluator
@@ -246,7 +304,8 @@ impl<R: Rules> Engine<R> {
         while self.searchers.len() < threads {
             let main = self.searchers.is_empty();
             let evaluator = Evaluator::clone(&self.evaluator);
-            self.searchers.push(Mutex::new(Searcher::new(main, evaluator)));
+            let searcher = Searcher::new(main, evaluator).with_egdb(self.egdb.clone());
+            self.searchers.push(Mutex::new(searcher));
         }
     }
 
@@ -343,6 +402,19 @@ impl<R: Rules> Engine<R> {
                 pv: Vec::new(),
                 verdict: Some(verdict),
             };
+        }
+        if let Some(known) = self.egdb.as_deref().and_then(|egdb| known_result(egdb, game)) {
+            sink.info(&Info {
+                depth: 1,
+                multipv: 1,
+                seldepth: known.pv.len() as u32,
+                mean_depth: 1.0,
+                score: known.score,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: known.pv.clone(),
+            });
+            return SearchResult { time: started.elapsed(), ..known };
         }
         self.tt.new_search();
         let control = &*self.control;

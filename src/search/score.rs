@@ -1,8 +1,8 @@
 //! A search score and its bands. Inside the search a score is a plain [`Value`] (hundredths of
 //! a man for the side to move, with the game's ends at the top and bottom of the range, so that
 //! alpha-beta compares them directly); what the search reports is a [`Score`], which says which
-//! band it lies in: a game end in a number of plies, or an evaluation. Endgame databases will
-//! add a band for known results without a distance. Each protocol writes a score in one place
+//! band it lies in: a game end in a number of plies, a result the endgame databases know, or
+//! an evaluation. Each protocol writes a score in one place
 //! from its [`Band`]; [`fmt::Display`] is the form people read.
 //!
 //! Depends on nothing else in the crate.
@@ -22,6 +22,13 @@ pub const WIN: Value = 30_000;
 /// Values beyond this are wins or losses.
 pub const WIN_BOUND: Value = WIN - MAX_PLY as Value;
 
+/// Value of a win the endgame databases know, at the root with nothing to convert; it comes
+/// down by one per ply, in the tree and to the conversion the database counts.
+pub const KNOWN_WIN: Value = 20_000;
+
+/// Values beyond this (and below [`WIN_BOUND`]) are known wins or losses.
+pub const KNOWN_BOUND: Value = KNOWN_WIN - 1_000;
+
 /// A reported score, for the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(Value);
@@ -37,6 +44,17 @@ pub enum Band {
     /// The side to move loses in this many plies (0: the game is already lost).
     Loss {
         /// Plies to the end of the game.
+        plies: u32,
+    },
+    /// A win the endgame databases know, `plies` away from a conversion it can be played to
+    /// (a capture or promotion into a smaller won ending) counted from the root.
+    KnownWin {
+        /// Plies, as the database counts them, from the root.
+        plies: u32,
+    },
+    /// A loss the endgame databases know.
+    KnownLoss {
+        /// Plies, as the database counts them, from the root.
         plies: u32,
     },
     /// An evaluation in hundredths of a man (0 also for a drawn game).
@@ -55,11 +73,14 @@ impl Score {
     }
 
     /// In men, as Hub clients and the match referee read scores: a win in `n` plies is
-    /// `100 - n/100` (Scan's encoding, 99.xx), a loss its negative, an evaluation its men.
+    /// `100 - n/100` (Scan's encoding, 99.xx), a loss its negative, a known win `90 - n/100`
+    /// (Scan gives its bitbase results 89.xx), an evaluation its men.
     pub fn men(self) -> f64 {
         match self.band() {
             Band::Win { plies } => 100.0 - f64::from(plies) / 100.0,
             Band::Loss { plies } => -100.0 + f64::from(plies) / 100.0,
+            Band::KnownWin { plies } => 90.0 - f64::from(plies) / 100.0,
+            Band::KnownLoss { plies } => -90.0 + f64::from(plies) / 100.0,
             Band::Eval(hundredths) => f64::from(hundredths) / 100.0,
         }
     }
@@ -71,6 +92,10 @@ impl Score {
             Band::Win { plies: (WIN - value).max(0) as u32 }
         } else if value <= -WIN_BOUND {
             Band::Loss { plies: (WIN + value).max(0) as u32 }
+        } else if value >= KNOWN_BOUND {
+            Band::KnownWin { plies: (KNOWN_WIN - value).max(0) as u32 }
+        } else if value <= -KNOWN_BOUND {
+            Band::KnownLoss { plies: (KNOWN_WIN + value).max(0) as u32 }
         } else {
             Band::Eval(value)
         }
@@ -100,6 +125,8 @@ impl fmt::Display for Score {
             Band::Loss { plies: 0 } => f.write_str("lost"),
             Band::Win { plies } => write!(f, "win in {}", moves(plies)),
             Band::Loss { plies } => write!(f, "loss in {}", moves(plies)),
+            Band::KnownWin { .. } => f.write_str("known win"),
+            Band::KnownLoss { .. } => f.write_str("known loss"),
             Band::Eval(hundredths) => write!(f, "{:+.2}", f64::from(hundredths) / 100.0),
         }
     }
@@ -118,6 +145,10 @@ mod tests {
         assert_eq!(Score::new(-250).to_string(), "-2.50");
         assert_eq!(Score::new(WIN - 7).to_string(), "win in 4");
         assert_eq!(Score::new(-(WIN - 4)).to_string(), "loss in 2");
+        assert_eq!(Score::new(KNOWN_WIN - 30).band(), Band::KnownWin { plies: 30 });
+        assert_eq!(Score::new(-(KNOWN_WIN - 30)).band(), Band::KnownLoss { plies: 30 });
+        assert_eq!(Score::new(-(KNOWN_WIN - 30)).to_string(), "known loss");
+        assert!((Score::new(KNOWN_WIN - 30).men() - 89.7).abs() < 1e-9);
         assert_eq!(Score::new(WIN).to_string(), "won");
         assert_eq!((-Score::new(WIN - 1)).band(), Band::Loss { plies: 1 });
         assert_eq!(Score::new(-250).men(), -2.5);
