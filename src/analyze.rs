@@ -32,6 +32,11 @@ pub struct Settings {
     pub eval: String,
     /// A weight file to evaluate with instead.
     pub eval_file: Option<std::path::PathBuf>,
+    /// The endgame databases, as the `egdb-path` option takes them (empty: the per-user data
+    /// directory where there is one; `none`: none).
+    pub egdb_path: String,
+    /// Memory for the databases, MiB.
+    pub egdb_cache: usize,
 }
 
 use crate::notation::moves::line_to_pdn as line;
@@ -106,8 +111,10 @@ fn limits(settings: &Settings, default_seconds: f64) -> Limits {
 fn engine<R: Rules>(settings: &Settings) -> Result<Engine<R>, String> {
     let evaluator =
         crate::eval::Evaluator::<R>::chosen(&settings.eval, settings.eval_file.as_deref())?;
-    let config =
-        crate::search::EngineConfig::new(settings.threads, settings.hash).with_evaluator(evaluator);
+    let egdb = crate::egdb::open_option::<R>(&settings.egdb_path, settings.egdb_cache, 0)?;
+    let config = crate::search::EngineConfig::new(settings.threads, settings.hash)
+        .with_evaluator(evaluator)
+        .with_egdb(egdb.map(std::sync::Arc::new));
     let mut engine = Engine::<R>::try_with_config(config)?;
     engine.set_multipv(settings.multipv.max(1));
     Ok(engine)

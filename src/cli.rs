@@ -203,6 +203,13 @@ pub enum Command {
         /// A weight file of `damas train` to evaluate with.
         #[arg(long)]
         eval_file: Option<std::path::PathBuf>,
+        /// The endgame databases' directory (default: the per-user data directory, where
+        /// `damas egdb build` puts them, if there is one; `none`: no databases).
+        #[arg(long, default_value = "")]
+        egdb_path: String,
+        /// Memory for the endgame databases in MiB (beyond it, read from disk through a cache).
+        #[arg(long, default_value_t = damas::egdb::DEFAULT_MEMORY_MB)]
+        egdb_cache: usize,
     },
     /// Draws the board.
     Show {
@@ -326,6 +333,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             json,
             eval,
             eval_file,
+            egdb_path,
+            egdb_cache,
         } => {
             let mut variant: Variant = position.variant.parse()?;
             if let Some(seconds) = time {
@@ -350,6 +359,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 svg,
                 eval,
                 eval_file,
+                egdb_path,
+                egdb_cache: egdb_cache.max(1),
             };
             if let Some(path) = pdn {
                 let text = std::fs::read_to_string(&path)

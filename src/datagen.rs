@@ -296,6 +296,7 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
         Seat { player: &mut white, control },
         Seat { player: &mut black, control },
         &adjudication,
+        None,
     );
     let result = match record.result {
         GameResult::Win(Side::White) => 2u8,

@@ -70,6 +70,10 @@ pub struct MatchArgs {
     /// M moves each).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     resign: Option<Vec<String>>,
+    /// Adjudicate from the endgame databases in this directory (as `damas egdb build` makes
+    /// them): a game ends as soon as they hold its position, with their verdict.
+    #[arg(long = "egdb-path")]
+    egdb_path: Option<std::path::PathBuf>,
     /// A draw after this many moves of each side (0: no limit).
     #[arg(long, default_value_t = 150)]
     max_moves: u32,
@@ -254,6 +258,7 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
         pdn: args.pdn.clone(),
         sprt: args.sprt.as_deref().map(sprt).transpose()?,
         adjudication: adjudication(args)?,
+        egdb_path: args.egdb_path.clone(),
         draw_rules: match args.draw_rules.as_str() {
             "federation" => DrawRuleSet::Federation,
             "repetition" => DrawRuleSet::RepetitionOnly,

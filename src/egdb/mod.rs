@@ -17,6 +17,7 @@
 //! Depends on the rules library and `game::rules`; must not depend on search or protocols.
 
 pub mod build;
+pub mod cache;
 pub mod file;
 pub mod index;
 pub mod verify;
@@ -26,10 +27,12 @@ use crate::movegen;
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
 use crate::types::Side;
+use cache::BlockCache;
 use index::{Slice, SliceIndex, canonical};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Win, draw or loss, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,6 +59,10 @@ impl fmt::Display for Outcome {
 /// `v - 128` plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Value(pub u8);
+
+/// Memory for the databases' values by default, MiB: English up to 5 pieces (146 M values)
+/// fits whole; beyond it, files are read through a cache of this size.
+pub const DEFAULT_MEMORY_MB: usize = 256;
 
 /// The longest distance a value holds (a longer one fails the build, not silently).
 pub const MAX_DISTANCE: u32 = 126;
@@ -129,6 +136,54 @@ pub fn variant_dir(path: &Path, variant: crate::rules::Variant) -> std::path::Pa
     if inner.is_dir() { inner } else { path.to_path_buf() }
 }
 
+/// The databases an `egdb-path` option's text leads to, opened for probing in `memory_mb` MiB
+/// and up to `max_pieces` pieces (0: all): empty text is the per-user data directory when it
+/// exists, `none` is none, else a directory (of this rule set's files, or holding a directory
+/// per rule set). None where there are no files; files that fail their checks are left out,
+/// each with a warning.
+///
+/// # Errors
+/// A directory given by name that is not there or cannot be read.
+pub fn open_option<R: Rules>(
+    given: &str,
+    memory_mb: usize,
+    max_pieces: u32,
+) -> Result<Option<Egdb<R>>, String> {
+    let given = given.trim();
+    if given.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let dir = if given.is_empty() {
+        match default_dir(R::VARIANT) {
+            Some(dir) if dir.is_dir() => dir,
+            _ => return Ok(None),
+        }
+    } else {
+        let path = Path::new(given);
+        if !path.is_dir() {
+            return Err(format!("egdb-path: {given} is not a directory"));
+        }
+        variant_dir(path, R::VARIANT)
+    };
+    let memory = memory_mb.saturating_mul(1 << 20);
+    let pieces = (max_pieces > 0).then_some(max_pieces);
+    let (egdb, refused) =
+        Egdb::<R>::open(&dir, memory, pieces).map_err(|e| format!("egdb-path: {e}"))?;
+    for error in refused {
+        log::warn!("endgame database refused: {error}");
+    }
+    if egdb.max_pieces() == 0 {
+        return Ok(None);
+    }
+    log::info!(
+        "endgame databases: {} up to {} pieces{}",
+        dir.display(),
+        egdb.max_pieces(),
+        if egdb.is_cached() { ", read through the cache" } else { "" }
+    );
+    Ok(Some(egdb))
+}
+
 /// The rules a database solves under: the rule set's own, without those that read the game's
 /// history (see the module comment).
 pub fn position_rules<R: Rules>() -> GameRules {
@@ -149,18 +204,48 @@ pub struct Table {
     pub values: Vec<u8>,
 }
 
-/// A set of solved slices of rule set `R`, in memory.
-#[derive(Clone, Debug)]
+/// A set of solved slices of rule set `R`: decoded whole in memory ([`Egdb::load`], the
+/// build's and the checks' form), or opened for probing ([`Egdb::open`]) within a memory bound:
+/// whole when they fit in it, else read a block at a time through a [`BlockCache`] of that size.
+#[derive(Debug)]
 pub struct Egdb<R: Rules> {
     tables: BTreeMap<Slice, Table>,
+    /// Files probed through the cache, each with its number in the cache's keys.
+    stored: BTreeMap<Slice, (u32, file::Stored)>,
+    cache: Option<BlockCache>,
+    /// Whether a block could not be read (it is reported once).
+    failed: AtomicBool,
     max_pieces: u32,
     rules: std::marker::PhantomData<R>,
 }
 
 impl<R: Rules> Default for Egdb<R> {
     fn default() -> Self {
-        Egdb { tables: BTreeMap::new(), max_pieces: 0, rules: std::marker::PhantomData }
+        Egdb {
+            tables: BTreeMap::new(),
+            stored: BTreeMap::new(),
+            cache: None,
+            failed: AtomicBool::new(false),
+            max_pieces: 0,
+            rules: std::marker::PhantomData,
+        }
     }
+}
+
+/// The database files of `R` in `dir`, by slice.
+fn files_in(dir: &Path) -> Result<Vec<(Slice, std::path::PathBuf)>, file::FileError> {
+    let fail = |reason: String| file::FileError { path: dir.to_path_buf(), reason };
+    let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot read it: {e}")))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| fail(format!("cannot read it: {e}")))?;
+        let name = entry.file_name();
+        if let Some(slice) = name.to_str().and_then(file::slice_of_name) {
+            names.push((slice, entry.path()));
+        }
+    }
+    names.sort();
+    Ok(names)
 }
 
 impl<R: Rules> Egdb<R> {
@@ -176,39 +261,77 @@ impl<R: Rules> Egdb<R> {
         self.tables.insert(slice, table);
     }
 
-    /// The slices held.
+    /// The slices held decoded (all of them, but for those [`Egdb::open`] left in their files).
     pub fn slices(&self) -> impl Iterator<Item = (&Slice, &Table)> {
         self.tables.iter()
     }
 
     /// Whether `slice` is held.
     pub fn has(&self, slice: Slice) -> bool {
-        self.tables.contains_key(&slice)
+        self.tables.contains_key(&slice) || self.stored.contains_key(&slice)
     }
 
-    /// Loads every database file of `R` in `dir`, checking each whole. A file that fails its
-    /// checks is left out and reported; the others are kept.
+    /// Slices held, decoded or not.
+    pub fn slice_count(&self) -> usize {
+        self.tables.len() + self.stored.len()
+    }
+
+    /// Loads every database file of `R` in `dir`, checking and decoding each whole. A file that
+    /// fails its checks is left out and reported; the others are kept.
     ///
     /// # Errors
     /// The directory cannot be read.
     pub fn load(dir: &Path) -> Result<(Egdb<R>, Vec<file::FileError>), file::FileError> {
-        let fail = |reason: String| file::FileError { path: dir.to_path_buf(), reason };
-        let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot read it: {e}")))?;
-        let mut names: Vec<(Slice, std::path::PathBuf)> = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|e| fail(format!("cannot read it: {e}")))?;
-            let name = entry.file_name();
-            if let Some(slice) = name.to_str().and_then(file::slice_of_name) {
-                names.push((slice, entry.path()));
-            }
-        }
-        names.sort();
         let mut egdb = Egdb::new();
         let mut refused = Vec::new();
-        for (slice, path) in names {
+        for (slice, path) in files_in(dir)? {
             match file::read::<R>(&path, slice) {
                 Ok(table) => egdb.insert(table),
                 Err(error) => refused.push(error),
+            }
+        }
+        Ok((egdb, refused))
+    }
+
+    /// Opens the database files of `R` in `dir` of at most `max_pieces` pieces (None: all) for
+    /// probing in at most `memory` bytes of decoded values: decoded whole when they all fit,
+    /// else left in their files and decoded a block at a time into a cache of that size. Every
+    /// file is checked whole here (its checksum), never while probing; a file that fails is
+    /// left out and reported, the others are kept.
+    ///
+    /// # Errors
+    /// The directory cannot be read.
+    pub fn open(
+        dir: &Path,
+        memory: usize,
+        max_pieces: Option<u32>,
+    ) -> Result<(Egdb<R>, Vec<file::FileError>), file::FileError> {
+        let mut opened = Vec::new();
+        let mut refused = Vec::new();
+        for (slice, path) in files_in(dir)? {
+            if max_pieces.is_some_and(|most| slice.pieces() > most) {
+                continue;
+            }
+            match file::Stored::open::<R>(&path, slice) {
+                Ok(stored) => opened.push((slice, stored)),
+                Err(error) => refused.push(error),
+            }
+        }
+        let decoded: u64 = opened.iter().map(|(_, stored)| stored.decoded_size()).sum();
+        let mut egdb = Egdb::new();
+        if decoded <= memory as u64 {
+            for (_, stored) in opened {
+                match stored.table() {
+                    Ok(table) => egdb.insert(table),
+                    Err(error) => refused.push(error),
+                }
+            }
+        } else {
+            let block = opened.iter().map(|(_, stored)| stored.block_numbers()).max().unwrap_or(1);
+            egdb.cache = Some(BlockCache::new(memory, block as usize));
+            for (id, (slice, stored)) in opened.into_iter().enumerate() {
+                egdb.max_pieces = egdb.max_pieces.max(slice.pieces());
+                egdb.stored.insert(slice, (id as u32, stored));
             }
         }
         Ok((egdb, refused))
@@ -219,17 +342,38 @@ impl<R: Rules> Egdb<R> {
         self.max_pieces
     }
 
-    /// The value of `position` for its side to move, or None when its slice is not held. A side
-    /// without pieces is answered without a table.
+    /// Whether the slices are probed through the block cache (they did not fit in memory).
+    pub fn is_cached(&self) -> bool {
+        self.cache.is_some()
+    }
+
+    /// The value of `position` for its side to move, or None when its slice is not held (or a
+    /// block of its file could not be read: reported once). A side without pieces is answered
+    /// without a table.
     pub fn probe(&self, position: &Position<R>) -> Option<Value> {
         let turned = canonical(position);
         let slice = Slice::of(&turned);
         if slice.men[0] + slice.kings[0] == 0 {
             return Some(Value::of_verdict(GameRules::no_move::<R>(Side::White), Side::White));
         }
-        let table = self.tables.get(&slice)?;
-        let i = usize::try_from(table.index.index(&turned)).ok()?;
-        table.values.get(i).map(|&v| Value(v))
+        if let Some(table) = self.tables.get(&slice) {
+            let i = usize::try_from(table.index.index(&turned)).ok()?;
+            return table.values.get(i).map(|&v| Value(v));
+        }
+        let (id, stored) = self.stored.get(&slice)?;
+        let cache = self.cache.as_ref()?;
+        let i = stored.index().index(&turned);
+        let (block, offset) = (i / stored.block_numbers(), i % stored.block_numbers());
+        let block = usize::try_from(block).ok()?;
+        match cache.value((*id, block as u64), offset as usize, || stored.block(block)) {
+            Ok(value) => value.map(Value),
+            Err(error) => {
+                if !self.failed.swap(true, Ordering::Relaxed) {
+                    log::warn!("endgame database: {error}");
+                }
+                None
+            }
+        }
     }
 
     /// The moves of `position` that keep its value, the fastest first (a win: the shortest
@@ -325,6 +469,41 @@ mod tests {
             }
         }
         assert!(position.pieces(crate::types::Side::Black).is_empty());
+    }
+
+    #[test]
+    fn opened_files_probe_as_loaded_ones_whole_or_through_a_small_cache() {
+        let egdb = solved::<English>(3);
+        let dir = std::env::temp_dir().join(format!("damas-egdb-open-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (_, table) in egdb.slices() {
+            file::write::<English>(&dir, table).expect("write");
+        }
+        let (whole, refused) = Egdb::<English>::open(&dir, 1 << 30, None).expect("open");
+        assert!(refused.is_empty() && !whole.is_cached());
+        assert_eq!((whole.max_pieces(), whole.slice_count()), (3, egdb.slice_count()));
+        let (two, _) = Egdb::<English>::open(&dir, 1 << 30, Some(2)).expect("open");
+        assert_eq!(two.max_pieces(), 2);
+        assert!(two.probe(&fen::parse::<English>("W:WK18,K14:BK27").expect("fen")).is_none());
+        // 200 k values in 128 KiB: the cache keeps a few blocks and reads the rest again.
+        let memory = 128 << 10;
+        let (cached, _) = Egdb::<English>::open(&dir, memory, None).expect("open");
+        assert!(cached.is_cached() && cached.slices().count() == 0);
+        let mut probed = 0;
+        for (_, table) in egdb.slices() {
+            for i in (0..table.values.len()).step_by(7) {
+                if let Some(position) = table.index.position::<English>(i as u64) {
+                    let wanted = Some(Value(table.values[i]));
+                    assert_eq!(cached.probe(&position), wanted);
+                    assert_eq!(whole.probe(&position), wanted);
+                    probed += 1;
+                }
+            }
+        }
+        assert!(probed > 25_000, "{probed}");
+        let held = cached.cache.as_ref().map_or(0, |cache| cache.held());
+        assert!(held <= memory, "{held} bytes held");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

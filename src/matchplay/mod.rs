@@ -20,6 +20,7 @@ pub mod referee;
 pub mod stats;
 pub mod tc;
 
+use crate::egdb::Egdb;
 use crate::game::{DrawRules, GameRules};
 use crate::notation::{fen, moves, pdn};
 use crate::position::Position;
@@ -80,6 +81,8 @@ pub struct MatchSettings {
     pub sprt: Option<Sprt>,
     /// How games are adjudicated.
     pub adjudication: Adjudication,
+    /// Endgame databases to adjudicate from: a game ends as soon as they hold its position.
+    pub egdb_path: Option<std::path::PathBuf>,
     /// The draw rules of the games.
     pub draw_rules: DrawRuleSet,
     /// Who plays whom.
@@ -371,6 +374,11 @@ pub fn run<R: Rules>(
             start_player::<R>(spec, *control).map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
     }
+    let egdb = match &settings.egdb_path {
+        Some(dir) => Some(adjudicating_egdb::<R>(dir)?),
+        None => None,
+    };
+    let egdb = egdb.as_ref();
     let mut pdn_file = match &settings.pdn {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -430,8 +438,15 @@ pub fn run<R: Rules>(
                     };
                     let (white, black) =
                         if a_side == crate::types::Side::White { (a, b) } else { (b, a) };
-                    let record =
-                        play_one(settings, start, rules.clone(), white, black, controls, &mut live);
+                    let record = play_one(
+                        settings,
+                        start,
+                        rules.clone(),
+                        (white, black),
+                        controls,
+                        &mut live,
+                        egdb,
+                    );
                     if sender.send(Played { job, white, black, record }).is_err() {
                         break;
                     }
@@ -499,10 +514,10 @@ fn play_one<R: Rules>(
     settings: &MatchSettings,
     start: Position<R>,
     rules: GameRules,
-    white: usize,
-    black: usize,
+    (white, black): (usize, usize),
     controls: &[TimeControl],
     live: &mut HashMap<usize, Box<dyn Player<R>>>,
+    egdb: Option<&Egdb<R>>,
 ) -> GameRecord<R> {
     for (side, index) in [(crate::types::Side::White, white), (crate::types::Side::Black, black)] {
         if live.contains_key(&index) {
@@ -542,6 +557,7 @@ fn play_one<R: Rules>(
         Seat { player: white_player.as_mut(), control: controls[white] },
         Seat { player: black_player.as_mut(), control: controls[black] },
         &settings.adjudication,
+        egdb,
     );
     let failed =
         record.failed.map(|side| if side == crate::types::Side::White { white } else { black });
@@ -552,6 +568,26 @@ fn play_one<R: Rules>(
         live.insert(black, black_player);
     }
     record
+}
+
+/// The databases in `dir` (or its directory of this rule set), for adjudication: every file
+/// must pass its checks, and there must be some.
+fn adjudicating_egdb<R: Rules>(dir: &std::path::Path) -> Result<Egdb<R>, String> {
+    let dir = crate::egdb::variant_dir(dir, R::VARIANT);
+    let memory = crate::egdb::DEFAULT_MEMORY_MB << 20;
+    let (egdb, refused) =
+        Egdb::<R>::open(&dir, memory, None).map_err(|e| format!("--egdb-path: {e}"))?;
+    if let Some(error) = refused.first() {
+        return Err(format!("--egdb-path: {error}"));
+    }
+    if egdb.max_pieces() == 0 {
+        return Err(format!(
+            "--egdb-path: no {} endgame databases in {}",
+            R::VARIANT.name(),
+            dir.display()
+        ));
+    }
+    Ok(egdb)
 }
 
 /// `+3 =10 -2, Elo +23 ± 40, LLR 0.41`: the first pairing so far.

@@ -8,6 +8,8 @@
 
 use super::player::{Failure, Player};
 use super::tc::{Clock, TimeControl};
+use crate::bitset::BitSet;
+use crate::egdb::{Egdb, Outcome};
 use crate::game::{Game, GameRules, Verdict};
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
@@ -176,13 +178,36 @@ impl ScoreRuns {
     }
 }
 
-/// Plays one game from `start`, `white` against `black`, under the `rules` of the whole game.
+/// The endgame databases' verdict on `position`, as a result and its reason, when they hold it.
+/// A database value is the position's under the move rules (see [`crate::egdb`]): a won
+/// position is adjudicated won even where a move-count rule might have drawn it first, as
+/// tournament managers do with databases.
+fn database_verdict<R: Rules>(
+    egdb: &Egdb<R>,
+    position: &Position<R>,
+) -> Option<(GameResult, String)> {
+    if position.occupied().count() > egdb.max_pieces() {
+        return None;
+    }
+    let value = egdb.probe(position)?;
+    let mover = position.side_to_move();
+    let result = match value.outcome() {
+        Outcome::Win => GameResult::Win(mover),
+        Outcome::Loss => GameResult::Win(!mover),
+        Outcome::Draw => GameResult::Draw,
+    };
+    Some((result, format!("endgame database: {value} for {}", side_name(mover))))
+}
+
+/// Plays one game from `start`, `white` against `black`, under the `rules` of the whole game;
+/// with `egdb`, a position the databases hold ends the game with their verdict.
 pub fn play<'a, R: Rules>(
     start: Position<R>,
     rules: GameRules,
     white: Seat<'a, R>,
     black: Seat<'a, R>,
     adjudication: &Adjudication,
+    egdb: Option<&Egdb<R>>,
 ) -> GameRecord<R> {
     let mut game = Game::with_rules(start, rules);
     let mut seats = [white, black];
@@ -213,6 +238,9 @@ pub fn play<'a, R: Rules>(
                 Verdict::Draw(why) => (GameResult::Draw, why.to_string()),
             };
             break end(moves, result, Termination::Normal, reason, None);
+        }
+        if let Some((result, why)) = egdb.and_then(|egdb| database_verdict(egdb, game.position())) {
+            break end(moves, result, Termination::Adjudication, why, None);
         }
         let plies = moves.len() as u32;
         if let Some(max) = adjudication.max_moves {

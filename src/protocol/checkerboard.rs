@@ -457,19 +457,27 @@ impl CheckerBoard {
             }
             ("set", "gamehist") => self.host.set_history(value).map(|()| "ok".to_string()),
             ("get", "movelist") => self.host.movelist(value),
-            // No opening book or endgame database yet (their own issues): the GUI is told
-            // "none", and asking for one is refused.
-            ("get", "book" | "max_dbpieces" | "dbmbytes" | "enable_wld" | "enable_mtc") => {
-                Ok("0".to_string())
+            // The endgame database commands are the egdb options under CheckerBoard's names.
+            ("get" | "set", "dbpath" | "dbmbytes" | "max_dbpieces") => {
+                let option = match name {
+                    "dbpath" => "egdb-path",
+                    "dbmbytes" => "egdb-cache",
+                    _ => "egdb-pieces",
+                };
+                let spec = option_spec(option).ok_or_else(|| "?".to_string())?;
+                if verb == "set" {
+                    self.host.set_option(spec.name, value)?;
+                }
+                Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
             }
-            ("get", "dbpath" | "bookfile" | "mtcpath") => Ok(String::new()),
-            ("set", "book" | "dbmbytes" | "max_dbpieces" | "enable_wld" | "enable_mtc")
-                if value == "0" =>
-            {
-                Ok("0".to_string())
-            }
-            ("set", "book" | "bookfile" | "dbpath" | "dbmbytes" | "max_dbpieces") => {
-                Err(format!("damas has no opening book or endgame database yet ({name} {value})"))
+            // No opening book yet (its own issue), nor Kingsrow's separate win/loss/draw and
+            // moves-to-conversion switches (damas's files hold both): the GUI is told "none",
+            // and asking for one is refused.
+            ("get", "book" | "enable_wld" | "enable_mtc") => Ok("0".to_string()),
+            ("get", "bookfile" | "mtcpath") => Ok(String::new()),
+            ("set", "book" | "enable_wld" | "enable_mtc") if value == "0" => Ok("0".to_string()),
+            ("set", "book" | "bookfile") => {
+                Err(format!("damas has no opening book yet ({name} {value})"))
             }
             ("get", _) => {
                 let spec = option_spec(name).ok_or_else(|| "?".to_string())?;

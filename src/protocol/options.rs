@@ -11,6 +11,8 @@ use crate::search::MAX_LEVEL;
 pub const MAX_THREADS: usize = 256;
 /// Largest transposition table, MiB.
 pub const MAX_HASH: usize = 1 << 16;
+/// Most pieces of an endgame database slice the option takes.
+pub const MAX_EGDB_PIECES: usize = 16;
 /// Most principal variations.
 pub const MAX_MULTIPV: usize = 32;
 
@@ -36,6 +38,11 @@ pub struct Options {
     pub eval_file: String,
     /// Where the endgame databases are (empty: the per-user data directory; `none`: none).
     pub egdb_path: String,
+    /// The most memory the endgame databases' values take, MiB (beyond it they are read from
+    /// their files a block at a time, through a cache of this size).
+    pub egdb_cache: usize,
+    /// The most pieces of a database slice to use (0: every slice there is).
+    pub egdb_pieces: usize,
 }
 
 /// What kind of value an option takes.
@@ -72,6 +79,8 @@ enum Field {
     Eval,
     EvalFile,
     EgdbPath,
+    EgdbCache,
+    EgdbPieces,
 }
 
 /// One option.
@@ -166,6 +175,23 @@ pub const OPTIONS: &[Spec] = &[
         field: Field::EgdbPath,
     },
     Spec {
+        name: "egdb-cache",
+        uci: Some("EgdbCache"),
+        hub: true,
+        kind: Kind::Int { min: 1, max: MAX_HASH },
+        help: "memory for the endgame databases in MiB (beyond it, read from disk through a \
+               cache of this size)",
+        field: Field::EgdbCache,
+    },
+    Spec {
+        name: "egdb-pieces",
+        uci: Some("EgdbPieces"),
+        hub: true,
+        kind: Kind::Int { min: 0, max: MAX_EGDB_PIECES },
+        help: "the most pieces of the endgame databases to use (0: all there are)",
+        field: Field::EgdbPieces,
+    },
+    Spec {
         name: "tt-size",
         uci: None,
         hub: false,
@@ -199,6 +225,8 @@ impl Options {
             eval: "default".to_string(),
             eval_file: String::new(),
             egdb_path: String::new(),
+            egdb_cache: crate::egdb::DEFAULT_MEMORY_MB,
+            egdb_pieces: 0,
         }
     }
 
@@ -215,6 +243,8 @@ impl Options {
             Field::Eval => self.eval.clone(),
             Field::EvalFile => self.eval_file.clone(),
             Field::EgdbPath => self.egdb_path.clone(),
+            Field::EgdbCache => self.egdb_cache.to_string(),
+            Field::EgdbPieces => self.egdb_pieces.to_string(),
         }
     }
 
@@ -277,6 +307,8 @@ impl Options {
             Field::EgdbPath => {
                 self.egdb_path = if value == "<empty>" { String::new() } else { value.to_string() };
             }
+            Field::EgdbCache => self.egdb_cache = number()?,
+            Field::EgdbPieces => self.egdb_pieces = number()?,
         }
         Ok(())
     }

@@ -80,37 +80,14 @@ impl<R: Rules> Session<R> {
         Evaluator::chosen(&options.eval, file)
     }
 
-    /// The endgame databases the options choose: None without any (`none`, or no files where
-    /// the path leads). Files that fail their checks are left out, each with a warning.
-    ///
-    /// # Errors
-    /// A directory given by name that cannot be read.
+    /// The endgame databases the options choose ([`egdb::open_option`]).
     fn egdb(options: &Options) -> Result<Option<Arc<Egdb<R>>>, String> {
-        let given = options.egdb_path.trim();
-        if given.eq_ignore_ascii_case("none") {
-            return Ok(None);
-        }
-        let dir = if given.is_empty() {
-            match egdb::default_dir(R::VARIANT) {
-                Some(dir) if dir.is_dir() => dir,
-                _ => return Ok(None),
-            }
-        } else {
-            let path = Path::new(given);
-            if !path.is_dir() {
-                return Err(format!("egdb-path: {given} is not a directory"));
-            }
-            egdb::variant_dir(path, R::VARIANT)
-        };
-        let (egdb, refused) = Egdb::<R>::load(&dir).map_err(|e| format!("egdb-path: {e}"))?;
-        for error in refused {
-            log::warn!("endgame database refused: {error}");
-        }
-        if egdb.max_pieces() == 0 {
-            return Ok(None);
-        }
-        log::info!("endgame databases: {} up to {} pieces", dir.display(), egdb.max_pieces());
-        Ok(Some(Arc::new(egdb)))
+        let egdb = egdb::open_option::<R>(
+            &options.egdb_path,
+            options.egdb_cache,
+            options.egdb_pieces as u32,
+        )?;
+        Ok(egdb.map(Arc::new))
     }
 
     /// The engine the options describe (built now if there is none yet).
@@ -172,44 +149,39 @@ impl<R: Rules> Session<R> {
         if self.options.variant != before.variant {
             return Ok(Some(Exit::Switch));
         }
-        if self.options.eval != before.eval || self.options.eval_file != before.eval_file {
-            // Loaded now, so that a bad file is an error here and the option keeps its value.
-            match Self::evaluator(&self.options) {
-                Ok(evaluator) => {
-                    if let Some(engine) = &mut self.engine {
-                        engine.set_evaluator(evaluator);
-                    }
-                }
-                Err(error) => {
-                    self.options = before;
-                    return Err(error);
-                }
+        // What the options load or allocate is done now, so that a bad file, a bad path or a
+        // size the machine cannot give is an error here, and the options keep their values.
+        if let Err(error) = self.apply(&before) {
+            self.options = before;
+            return Err(error);
+        }
+        Ok(None)
+    }
+
+    /// Hands the engine what changed in the options since `before`.
+    fn apply(&mut self, before: &Options) -> Result<(), String> {
+        let now = &self.options;
+        if now.eval != before.eval || now.eval_file != before.eval_file {
+            let evaluator = Self::evaluator(now)?;
+            if let Some(engine) = &mut self.engine {
+                engine.set_evaluator(evaluator);
             }
         }
-        if self.options.egdb_path != before.egdb_path {
-            // Loaded now, so that a bad path is an error here and the option keeps its value.
-            match Self::egdb(&self.options) {
-                Ok(egdb) => {
-                    if let Some(engine) = &mut self.engine {
-                        engine.set_egdb(egdb);
-                    }
-                }
-                Err(error) => {
-                    self.options = before;
-                    return Err(error);
-                }
+        let now = &self.options;
+        if now.egdb_path != before.egdb_path
+            || now.egdb_cache != before.egdb_cache
+            || now.egdb_pieces != before.egdb_pieces
+        {
+            let egdb = Self::egdb(now)?;
+            if let Some(engine) = &mut self.engine {
+                engine.set_egdb(egdb);
             }
         }
         if self.options.hash != before.hash {
-            // Allocated now, so that a size the machine cannot give is an error here and the
-            // option keeps its value (without an engine yet, a trial table says so).
-            let allocated = match &mut self.engine {
-                Some(engine) => engine.set_hash(self.options.hash),
-                None => TranspositionTable::try_new(self.options.hash).map(drop),
-            };
-            if let Err(error) = allocated {
-                self.options = before;
-                return Err(error);
+            // Without an engine yet, a trial table says whether the machine can give it.
+            match &mut self.engine {
+                Some(engine) => engine.set_hash(self.options.hash)?,
+                None => TranspositionTable::try_new(self.options.hash).map(drop)?,
             }
         }
         if let Some(engine) = &mut self.engine {
@@ -217,7 +189,7 @@ impl<R: Rules> Session<R> {
                 engine.set_threads(self.options.threads);
             }
         }
-        Ok(None)
+        Ok(())
     }
 
     /// Sets the game: `start` and then `moves`, by the one replay policy of

@@ -239,6 +239,32 @@ def play_game(lib, variant, gametype, seed, seconds, max_plies):
     return plies
 
 
+def databases(lib, egdb):
+    """The endgame database commands are damas's egdb options: with English databases of up to
+    4 pieces, getmove answers a won 2 kings against 1 king from them and says CB_WIN."""
+    command(lib, "set gametype 21")
+    check(command(lib, "get dbpath")[0] == 1, "get dbpath")
+    check(command(lib, f"set dbpath {egdb}") == (1, egdb), f"set dbpath {egdb}")
+    check(command(lib, "set dbmbytes 32") == (1, "32"), "set dbmbytes 32")
+    check(command(lib, "set max_dbpieces 4") == (1, "4"), "set max_dbpieces 4")
+    check(command(lib, "get max_dbpieces") == (1, "4"), "get max_dbpieces")
+    understood, reply = command(lib, "set dbpath /nowhere")
+    check(understood == 0 and "not a directory" in reply, f"set dbpath /nowhere: {reply!r}")
+    check(command(lib, "get dbpath") == (1, egdb), "a refused dbpath keeps the old one")
+    board = draughts.Board(variant="english", fen="W:WK18,K14:BK27")
+    cb = get_board(board)
+    status = ctypes.create_string_buffer(1024)
+    playnow = ctypes.c_int(0)
+    record = CBmove()
+    result = lib.getmove(ctypes.byref(cb), CB_WHITE, 0.1, status, ctypes.byref(playnow),
+                         CB_EXACT_TIME, 0, ctypes.byref(record))
+    check(result == CB_WIN, f"getmove in a database win: {RESULTS.get(result)} "
+                            f"({status.value.decode()})")
+    print(f"databases: dbpath, dbmbytes and max_dbpieces set; 2 kings against 1 answered "
+          f"{RESULTS.get(result)} ({status.value.decode()})", flush=True)
+    check(command(lib, "set dbpath none") == (1, "none"), "set dbpath none")
+
+
 def playnow_latency(lib):
     """Sets *playnow during a long search; how long until getmove returns."""
     check(command(lib, "set gametype 21")[0] == 1, "back to English")
@@ -290,7 +316,10 @@ def garbage(lib, expect_panic):
         (b"get movelist W:Wnonsense", "bad FEN"),
         (b"get movelist B:W99:B3", "square out of range"),
         (b"set gamehist B:W21:B1 1-2 3-4 " + b"5-6 " * 60, "impossible history"),
-        (b"set dbpath /nowhere", "no endgame database yet"),
+        (b"set dbpath /nowhere", "a database directory that is not there"),
+        (b"set dbmbytes 0", "no memory for the databases"),
+        (b"set max_dbpieces 99", "more database pieces than any slice"),
+        (b"set bookfile /nowhere", "no opening book yet"),
         (b"", "empty command"),
     ]
     for raw, what in cases:
@@ -378,6 +407,8 @@ def main():
     parser.add_argument("--max-plies", type=int, default=240)
     parser.add_argument("--expect-panic", action="store_true",
                         help="the library is a debug build, which panics on 'debug panic'")
+    parser.add_argument("--egdb", help="a directory of English endgame databases (up to 4 "
+                        "pieces) to check the database commands with")
     args = parser.parse_args()
     lib = load(args.lib)
 
@@ -403,6 +434,8 @@ def main():
     for variant, gametype in GAMES:
         for game in range(args.games):
             play_game(lib, variant, gametype, args.seed + game, args.time, args.max_plies)
+    if args.egdb:
+        databases(lib, os.path.abspath(args.egdb))
     playnow_latency(lib)
     garbage(lib, args.expect_panic)  # and once more after the games: nothing was lost
     if failures:

@@ -5,8 +5,6 @@
 //!
 //! Timeouts here only keep a broken engine from hanging the test run; nothing asserts on speed.
 
-mod common;
-
 use damas::movegen::legal_moves;
 use damas::notation::{fen, hub, moves};
 use damas::rules::{English, International, Rules};
@@ -185,10 +183,12 @@ fn hub_handshake_in_scans_form() {
     assert_eq!(lines[6], "param name=eval value=default type=enum values=\"default classic\"");
     assert_eq!(lines[7], "param name=eval-file value=\"\" type=string");
     assert_eq!(lines[8], "param name=egdb-path value=\"\" type=string");
-    assert_eq!(lines[9], "wait");
-    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[9], "param name=egdb-cache value=256 type=int min=1 max=65536");
+    assert_eq!(lines[10], "param name=egdb-pieces value=0 type=int min=0 max=16");
+    assert_eq!(lines[11], "wait");
+    assert_eq!(lines.len(), 12);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..9] {
+    for line in &lines[..11] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }

@@ -13,7 +13,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::DxpServer;
 
 /// Starts `damas dxp` on a free port and connects to it.

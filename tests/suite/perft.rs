@@ -1,7 +1,7 @@
 //! Perft against the published tables in `tests/data/*.perft` (see ../shared/reference/perft.md).
 //!
-//! The default run checks every line up to a node budget; `cargo test --release -- --ignored`
-//! checks the deeper ones (up to `DAMAS_PERFT_MAX` leaves each, 2e9 by default; raise it to
+//! The default run checks every line up to a node budget;
+//! `cargo test --test suite perft:: -- --ignored` checks the deeper ones (up to `DAMAS_PERFT_MAX` leaves each, 2e9 by default; raise it to
 //! run English d14-15 and Turkish d10).
 
 use damas::movegen::perft::{Convention, perft_threads};

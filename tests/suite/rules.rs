@@ -54,7 +54,7 @@ use damas::movegen::legal_moves;
 use damas::notation::{fen, moves};
 use damas::rules::{Brazilian, English, International, Russian, Spanish, Turkish};
 
-mod common;
+use crate::common;
 use common::{assert_moves, fen_after, hub_moves, position};
 
 // ------------------------------------------------------------------------------------------

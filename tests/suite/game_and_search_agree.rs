@@ -10,7 +10,7 @@
 //! with every count shortened (same rules, same material tests, fewer plies) and the test checks
 //! that every way its rules can end a game was reached at least once.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use damas::bitset::BitSet;

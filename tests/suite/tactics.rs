@@ -3,7 +3,7 @@
 //! its source; for the rule sets with none published in text, small positions whose only
 //! winning move tools/prove_win.py proved with pydraughts). One thread, fixed depth:
 //! deterministic. Positions whose win needs a deep search
-//! run with `cargo test --release --test tactics -- --ignored`.
+//! run with `cargo test --test suite tactics:: -- --ignored`.
 
 use damas::game::Game;
 use damas::notation::{fen, moves};
@@ -22,7 +22,7 @@ struct Case {
 /// The positions, with the depth each needs (the first depth from which the engine's choice
 /// matches the source, plus two plies of margin).
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/tactics.txt");
+    let text = include_str!("../data/tactics.txt");
     let mut cases = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -82,7 +82,7 @@ use damas::rules::{
     International, Italian, Killer, Pool, Portuguese, Thai,
 };
 
-mod common;
+use crate::common;
 use common::{assert_moves, assert_same_moves, fen_after, hub_moves};
 
 // ------------------------------------------------------------------------------------------

@@ -260,10 +260,8 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
         "not in the databases",
     );
     let missing = dir.join("nothing");
-    fails_with(
-        &["egdb", "stats", "--egdb-path", missing.to_str().expect("utf-8")],
-        "no such directory",
-    );
+    let missing_path = missing.to_str().expect("utf-8");
+    fails_with(&["egdb", "stats", "--egdb-path", missing_path], "no such directory");
     let foreign = damas(&["egdb", "verify", "--variant", "italian", "--egdb-path", path]);
     assert_eq!(foreign.status.code(), Some(1));
     assert!(stderr(&foreign).contains("a file of english, not italian"), "{}", stderr(&foreign));
@@ -279,5 +277,48 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
     assert!(text.contains("best move 14-9  (known win)"), "{text}");
     assert!(text.contains("is not a directory"), "{text}");
     assert_eq!(text.matches("best move 14-9  (known win)").count(), 2, "{text}");
+    // egdb-pieces 2 leaves the three-piece slices out: the same position is searched.
+    let script = format!(
+        "egdb-path {path}\negdb-pieces 2\nfen W:WK18,K14:BK27\ngo depth 2\negdb-pieces 0\n\
+         egdb-cache 1\nfen W:WK18,K14:BK27\ngo depth 2\nquit\n"
+    );
+    let text = with_stdin(&["text"], &script);
+    assert_eq!(text.matches("best move 14-9  (known win)").count(), 1, "{text}");
+    // analyze reads them with --egdb-path.
+    let fen = ["--fen", "W:WK18,K14:BK27", "--depth", "3"];
+    let analysis = damas(&[&["analyze", "--egdb-path", path][..], &fen[..]].concat());
+    assert!(
+        stdout(&analysis).contains("best move 14-9  (score known win"),
+        "{}",
+        stdout(&analysis)
+    );
+    let analysis = damas(&[&["analyze", "--egdb-path", "none"][..], &fen[..]].concat());
+    assert!(!stdout(&analysis).contains("known win"), "{}", stdout(&analysis));
+    // damas match adjudicates from them: the game ends at once with their verdict.
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "W:WK18,K14:BK27\n").expect("write");
+    let pdn = dir.join("games.pdn");
+    let played = damas(&[
+        "match",
+        "--engine",
+        "depth=2",
+        "--engine",
+        "depth=1",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().expect("utf-8"),
+        "--egdb-path",
+        path,
+        "--pdn",
+        pdn.to_str().expect("utf-8"),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let games = std::fs::read_to_string(&pdn).expect("read the PDN");
+    assert_eq!(games.matches("{endgame database: win in 23 plies for white} 0-1").count(), 2);
+    fails_with(
+        &["match", "--engine", "depth=1", "--engine", "greedy", "--egdb-path", missing_path],
+        "--egdb-path",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

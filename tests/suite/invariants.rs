@@ -14,7 +14,7 @@ use damas::types::Side;
 use damas::with_variant;
 use std::collections::HashSet;
 
-mod common;
+use crate::common;
 use common::Rng;
 
 fn check_position<R: Rules>(position: &Position<R>) {

@@ -4,7 +4,7 @@
 //! `damas hub`, `damas uci` and the text mode, and garbage bytes to `damas dxp`; afterwards the
 //! engine still answers `ping` (or its mode's equivalent) and exits cleanly.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use damas::protocol::dxp::{Message, Reader};

@@ -6,7 +6,7 @@ use damas::notation::{fen, hub, moves};
 use damas::position::Position;
 use damas::rules::{English, Frisian, International, Rules, Russian, Turkish};
 
-mod common;
+use crate::common;
 use common::Rng;
 
 const ALPHABET: &[u8] = b"WBwbKkeE:,-x0123456789 abcdefghijkl.\"[]FEN\t";
