@@ -5,6 +5,7 @@ use crate::cli::UserError;
 use crate::progress::Progress;
 use damas::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
+use damas::egdb::index::{Slice, SliceIndex};
 use damas::egdb::{Egdb, Outcome, file, verify};
 use damas::notation::{fen, moves};
 use damas::rules::{Rules, Variant};
@@ -51,6 +52,24 @@ pub enum EgdbCommand {
         /// Directory of the files.
         #[arg(long = "egdb-path")]
         egdb_path: Option<PathBuf>,
+    },
+    /// Probes per second: random positions of the held slices, probed once with the cache
+    /// empty (every probe of a block not read yet reads and decompresses it) and once more
+    /// (cached).
+    Bench {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Directory of the files.
+        #[arg(long = "egdb-path")]
+        egdb_path: Option<PathBuf>,
+        /// Memory for the values in MiB, as the egdb-cache option (beyond it, read from the
+        /// files through a cache of this size).
+        #[arg(long, default_value_t = damas::egdb::DEFAULT_MEMORY_MB)]
+        egdb_cache: usize,
+        /// Positions probed.
+        #[arg(long, default_value_t = 1_000_000)]
+        probes: usize,
     },
     /// Checks every file (checksums) and every position (its value follows from its
     /// successors'); exits with status 1 when anything is wrong.
@@ -102,12 +121,27 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
             let dir = dir_of(variant, egdb_path)?;
             with_variant!(variant, R => run_stats::<R>(&dir))
         }
+        EgdbCommand::Bench { variant, egdb_path, egdb_cache, probes } => {
+            let variant: Variant = variant.parse()?;
+            let dir = dir_of(variant, egdb_path)?;
+            let memory = egdb_cache.saturating_mul(1 << 20);
+            with_variant!(variant, R => run_bench::<R>(&dir, memory, *probes))
+        }
         EgdbCommand::Verify { variant, egdb_path } => {
             let variant: Variant = variant.parse()?;
             let dir = dir_of(variant, egdb_path)?;
             with_variant!(variant, R => run_verify::<R>(&dir))
         }
     }
+}
+
+/// The slices whose files are in `dir`, by their names.
+fn file_slices(dir: &Path) -> Result<Vec<Slice>, UserError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| UserError(format!("{}: cannot read it: {e}", dir.display())))?;
+    Ok(entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str().and_then(file::slice_of_name))
+        .collect())
 }
 
 /// Loads `dir`, reporting refused files on stderr (and counting them); a missing directory is
@@ -200,6 +234,73 @@ fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
             Outcome::Loss => "moves, longest resistance first",
         };
         println!("{label}: {}", if texts.is_empty() { "none".into() } else { texts.join(", ") });
+    }
+    Ok(())
+}
+
+fn run_bench<R: Rules>(dir: &Path, memory: usize, probes: usize) -> Result<(), UserError> {
+    if !dir.is_dir() {
+        return Err(UserError(format!("{}: no such directory", dir.display())));
+    }
+    let started = std::time::Instant::now();
+    let (egdb, refused) = Egdb::<R>::open(dir, memory, None)?;
+    for error in &refused {
+        eprintln!("refused {error}");
+    }
+    let opened = started.elapsed().as_secs_f64();
+    // The positions first (numbering them back is not what is timed), a seeded generator.
+    let slices: Vec<SliceIndex> = file_slices(dir)?
+        .into_iter()
+        .filter(|slice| egdb.has(*slice))
+        .filter_map(SliceIndex::new::<R>)
+        .collect();
+    if slices.is_empty() {
+        return Err(UserError(format!("{}: no databases of {}", dir.display(), R::VARIANT.name())));
+    }
+    let total: u64 = slices.iter().map(SliceIndex::size).sum();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut positions = Vec::with_capacity(probes);
+    while positions.len() < probes {
+        // A slice in proportion to its size, then a number in it.
+        let mut at = next() % total;
+        let index = slices
+            .iter()
+            .find(|index| {
+                let inside = at < index.size();
+                if !inside {
+                    at -= index.size();
+                }
+                inside
+            })
+            .unwrap_or(&slices[0]);
+        if let Some(position) = index.position::<R>(at.min(index.size() - 1)) {
+            positions.push(position);
+        }
+    }
+    println!(
+        "{} slices opened in {opened:.2} s, {} in {} MiB",
+        egdb.slice_count(),
+        if egdb.is_cached() { "read through the cache" } else { "decoded whole" },
+        memory >> 20
+    );
+    for pass in ["first pass (cache empty)", "second pass"] {
+        let started = std::time::Instant::now();
+        let mut held = 0;
+        for position in &positions {
+            held += usize::from(egdb.probe(position).is_some());
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "{pass}: {} probes in {seconds:.2} s, {:.0} probes/s ({held} answered)",
+            positions.len(),
+            positions.len() as f64 / seconds.max(1e-9)
+        );
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 mod cli;
 mod common;
 mod dxp;
+mod egdb_play;
 mod fuzz_notation;
 mod fuzz_protocol;
 mod game;
