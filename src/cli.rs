@@ -32,14 +32,24 @@ pub struct PositionArgs {
     /// Rule set (see `damas variants`): english (default), international, brazilian, russian,
     /// spanish, turkish, italian, portuguese, czech, pool, thai, canadian, frisian, frysk,
     /// killer, antidraughts, breakthrough, english-losing.
-    #[arg(long, short = 'v', default_value = "english")]
-    pub variant: String,
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
     /// Position as a PDN FEN, e.g. "W:W31-50:B1-20" (default: the start position).
     #[arg(long, short = 'f')]
     pub fen: Option<String>,
     /// Moves to play from that position first, e.g. "11-15 23-19" (PDN or Hub notation).
     #[arg(long, short = 'm')]
     pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The rule set given, English by default.
+    ///
+    /// # Errors
+    /// A name no rule set has.
+    pub fn variant(&self) -> Result<Variant, damas::rules::UnknownVariant> {
+        self.variant.as_deref().unwrap_or("english").parse()
+    }
 }
 
 /// The commands.
@@ -160,6 +170,10 @@ pub enum Command {
     /// E.g. `damas egdb build --variant english --pieces 4`.
     #[command(subcommand)]
     Egdb(crate::egdb_cli::EgdbCommand),
+    /// PDN files: `check` replays every game and reports the first move that does not replay.
+    /// E.g. `damas pdn check games.pdn`.
+    #[command(subcommand)]
+    Pdn(crate::pdn_cli::PdnCommand),
     /// Analyses a position: board, then depth, score, nodes and principal variation per
     /// iteration, and the best move. Without a position, the start of the chosen variant.
     /// `--file` analyses one FEN per line; `--pdn` annotates every move of a PDN game.
@@ -287,7 +301,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 .map_err(UserError)
         }
         Command::Perft { depth, position, divide, paths, every_stop, threads } => {
-            let variant: Variant = position.variant.parse()?;
+            let variant: Variant = position.variant()?;
             let convention = match (paths, every_stop) {
                 (_, true) => Convention::EveryStop,
                 (true, false) => Convention::Paths,
@@ -304,7 +318,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 "algebraic" => SquareStyle::Algebraic,
                 _ => SquareStyle::Standard,
             };
-            let variant: Variant = position.variant.parse()?;
+            let variant: Variant = position.variant()?;
             if batch {
                 let pdn = pdn.then_some(style);
                 return with_variant!(variant, R => run_moves_batch::<R>(pdn));
@@ -336,7 +350,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             egdb_path,
             egdb_cache,
         } => {
-            let mut variant: Variant = position.variant.parse()?;
+            let mut variant: Variant = position.variant()?;
             if let Some(seconds) = time {
                 if !(seconds.is_finite() && seconds > 0.0) {
                     return Err(UserError("--time must be a positive number of seconds".into()));
@@ -363,14 +377,16 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 egdb_cache: egdb_cache.max(1),
             };
             if let Some(path) = pdn {
-                let text = std::fs::read_to_string(&path)
+                let bytes = std::fs::read(&path)
                     .map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
-                let game = damas::notation::pdn::parse(&text)?;
-                if let Some(kind) = game.tag("GameType") {
-                    let number = kind.split(',').next().unwrap_or("").trim();
-                    variant = number.parse().map_err(|_| {
-                        UserError(format!("GameType \"{kind}\" of {path} is not a known variant"))
-                    })?;
+                let game = damas::notation::pdn::parse(&damas::notation::pdn::decode(&bytes))?;
+                if position.variant.is_none() {
+                    let (found, guess) = crate::pdn_cli::rule_set_of(&game)
+                        .map_err(|e| UserError(format!("{path}: {e}")))?;
+                    if let Some(guess) = guess {
+                        eprintln!("{path}: {guess} (give --variant to choose)");
+                    }
+                    variant = found;
                 }
                 return with_variant!(variant, R => damas::analyze::run_pdn::<R>(&game, &settings))
                     .map_err(UserError);
@@ -388,6 +404,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
         Command::Datagen(args) => crate::train_cli::run_datagen(&args),
         Command::Train(args) => crate::train_cli::run_train(&args),
         Command::Egdb(command) => crate::egdb_cli::run(&command),
+        Command::Pdn(command) => crate::pdn_cli::run(&command),
         Command::Variants => {
             for variant in Variant::ALL {
                 let aliases = variant.aliases();
@@ -401,7 +418,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             Ok(())
         }
         Command::Show { position, flip } => {
-            let variant: Variant = position.variant.parse()?;
+            let variant: Variant = position.variant()?;
             with_variant!(variant, R => run_show::<R>(&position, flip))
         }
     }

@@ -4,6 +4,7 @@
 mod cli;
 mod egdb_cli;
 mod match_cli;
+mod pdn_cli;
 mod progress;
 mod train_cli;
 

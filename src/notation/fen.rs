@@ -30,6 +30,14 @@ pub fn parse<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
     let mut seen = [false; 2];
     for field in fields {
         let field = field.trim();
+        // lidraughts appends the halfmove clock and the move number (`:H0:F1`): not part of
+        // the position.
+        let counter = |letter| {
+            field.strip_prefix(letter).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        };
+        if counter('H') || counter('F') {
+            continue;
+        }
         let mut chars = field.chars();
         let colour = match chars.next().and_then(Side::from_letter) {
             Some(colour) => colour,
@@ -160,5 +168,13 @@ mod tests {
         assert!(err("W:W31-:B1").contains("range"));
         assert!(err("W:Q31:B1").contains("must start with W or B"));
         assert!(err("").contains("side to move"));
+        assert!(err("W:W31:B1:Hx").contains("must start with W or B"));
+    }
+
+    #[test]
+    fn lidraughts_counters_are_skipped() {
+        let plain = parse::<International>("W:W31-50:B1-20").expect("plain");
+        assert_eq!(parse::<International>("W:W31-50:B1-20:H0:F1").expect("counters"), plain);
+        assert_eq!(parse::<International>("[FEN \"W:W31-50:B1-20:H12:F30\"]").expect("tag"), plain);
     }
 }

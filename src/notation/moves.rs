@@ -154,7 +154,19 @@ fn parse_in<R: Rules>(
     numbering: Numbering,
 ) -> Result<MoveOf<R>, NotationError> {
     let text = text.trim();
-    let parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
+    let mut parts: Vec<&str> = text.split(['-', 'x', 'X', ':']).collect();
+    if parts.len() == 1 {
+        // Algebraic squares written without a separator (`a3b4`, `c3e5g7`): each square starts
+        // with its file letter.
+        let starts: Vec<usize> =
+            text.char_indices().filter(|(_, c)| c.is_ascii_lowercase()).map(|(at, _)| at).collect();
+        let squares_only = starts.first() == Some(&0)
+            && text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        if squares_only && starts.len() >= 2 {
+            let ends = starts.iter().skip(1).copied().chain([text.len()]);
+            parts = starts.iter().zip(ends).map(|(&start, end)| &text[start..end]).collect();
+        }
+    }
     if parts.len() < 2 {
         return Err(NotationError::new(format!(
             "'{text}' is not a move (expected e.g. 32-28 or 28x19)"
@@ -220,5 +232,21 @@ fn parse_in<R: Rules>(
         _ => Err(NotationError::new(format!(
             "move '{text}' is ambiguous: give more landing squares"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Russian;
+
+    #[test]
+    fn algebraic_squares_without_a_separator_are_read() {
+        let start = Position::<Russian>::start();
+        let plain = parse(&start, "a3-b4").expect("a3-b4");
+        assert_eq!(parse(&start, "a3b4").expect("a3b4"), plain);
+        assert!(parse(&start, "a3").is_err());
+        assert!(parse(&start, "3a4").is_err());
+        assert!(parse(&start, "a3b9").is_err());
     }
 }

@@ -50,26 +50,113 @@ pub fn parse_all(text: &str) -> Result<Vec<PdnGame>, NotationError> {
     Ok(games)
 }
 
+/// Adds a move token to `game`, without its move number (`12.`, `12...`, alone or glued to the
+/// move) and strength marks (`!`, `?!`).
+fn push_move(word: &str, game: &mut PdnGame) {
+    let word = word.rsplit('.').next().unwrap_or("").trim_end_matches(['!', '?']);
+    if !word.is_empty() && !word.chars().all(|c| c.is_ascii_digit()) {
+        game.moves.push(word.to_string());
+    }
+}
+
+/// The text of a PDN file's bytes: UTF-8 (a byte-order mark dropped), or, where the bytes are
+/// not UTF-8, Windows-1252 (Latin-1 with the printable 0x80-0x9F), the encoding of many older
+/// collections.
+pub fn decode(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+/// One byte of Windows-1252 as a character (the five unassigned bytes as their Latin-1 C1).
+fn windows_1252(byte: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
+        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
+        'ž', 'Ÿ',
+    ];
+    match byte {
+        0x80..=0x9f => HIGH[usize::from(byte - 0x80)],
+        _ => char::from(byte),
+    }
+}
+
+/// Every game of `text`, each read on its own: a game that cannot be read is an error in its
+/// place, and reading goes on at the next game's tags.
+pub fn parse_each(text: &str) -> Vec<Result<PdnGame, NotationError>> {
+    let mut games = Vec::new();
+    let mut rest = text;
+    while !rest.trim().is_empty() {
+        match parse_one(rest) {
+            Ok((game, after)) => {
+                games.push(Ok(game));
+                rest = after;
+            }
+            Err(error) => {
+                games.push(Err(error));
+                rest = after_this_game(rest);
+            }
+        }
+    }
+    games
+}
+
+/// The text from the next game's tags on: the first line starting with `[` after a line that
+/// does not (empty when there is none).
+fn after_this_game(text: &str) -> &str {
+    let mut in_tags = true;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let starts_tag = line.trim_start().starts_with('[');
+        if !starts_tag && !line.trim().is_empty() {
+            in_tags = false;
+        } else if starts_tag && !in_tags {
+            return &text[at..];
+        }
+        at += line.len();
+    }
+    ""
+}
+
 /// The first game of `text` and the text after it.
 fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
     let mut game = PdnGame::default();
     let mut chars = text.char_indices().peekable();
     let mut token = String::new();
     let mut depth = 0usize;
-    let flush = |token: &mut String, game: &mut PdnGame| -> bool {
-        let word = std::mem::take(token);
+    // A move cut by spaces (`1- 6`, `47x 9`, as some collections pad squares to two characters)
+    // is joined again: a part that ends with a separator waits for the next.
+    let mut pending = String::new();
+    let mut flush = |token: &mut String, game: &mut PdnGame| -> bool {
+        let mut word = std::mem::take(token);
         if word.is_empty() {
             return false;
         }
-        if RESULTS.contains(&word.as_str()) {
+        if RESULTS.contains(&word.as_str()) && pending.is_empty() {
             game.result = Some(word);
             return true;
         }
-        // Move numbers "12." / "12..." (alone or glued to the move) and strength marks.
-        let word = word.rsplit('.').next().unwrap_or("").trim_end_matches(['!', '?']);
-        if !word.is_empty() && !word.chars().all(|c| c.is_ascii_digit()) {
-            game.moves.push(word.to_string());
+        let separator = |c: char| matches!(c, '-' | 'x' | 'X' | ':');
+        if !pending.is_empty() {
+            word = std::mem::take(&mut pending) + &word;
         }
+        if word.ends_with(separator) && !RESULTS.contains(&word.as_str()) {
+            pending = word;
+            return false;
+        }
+        // A result glued to the last move (`14x23*`).
+        let glued = RESULTS.iter().find(|result| {
+            word.len() > result.len() && word.ends_with(**result) && **result == "*"
+        });
+        if let Some(result) = glued {
+            word.truncate(word.len() - result.len());
+            push_move(&word, game);
+            game.result = Some(result.to_string());
+            return true;
+        }
+        push_move(&word, game);
         false
     };
     let mut rest = text.len();
@@ -105,18 +192,27 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
                     rest = at;
                     break;
                 }
+                // The tag ends at the first `]` outside its quoted value (`[Event "Cup [A]"]`);
+                // `\"` and `\\` are escapes inside the value.
                 let mut tag = String::new();
+                let (mut quoted, mut escaped) = (false, false);
                 for (_, c) in chars.by_ref() {
-                    if c == ']' {
-                        break;
+                    match c {
+                        ']' if !quoted => break,
+                        '"' if !escaped => quoted = !quoted,
+                        _ => {}
                     }
+                    escaped = c == '\\' && !escaped;
                     tag.push(c);
                 }
                 let (name, value) =
                     tag.trim().split_once(char::is_whitespace).ok_or_else(|| {
                         NotationError::new(format!("PDN: tag [{tag}] is not [Name \"value\"]"))
                     })?;
-                let value = value.trim().trim_matches('"').to_string();
+                let value = value.trim();
+                let value = value.strip_prefix('"').unwrap_or(value);
+                let value = value.strip_suffix('"').unwrap_or(value);
+                let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
                 game.tags.push((name.to_string(), value));
             }
             '$' => {
@@ -136,6 +232,9 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
     }
     if rest == text.len() {
         flush(&mut token, &mut game);
+    }
+    if !pending.is_empty() {
+        push_move(&pending, &mut game);
     }
     if depth > 0 {
         return Err(NotationError::new("PDN: a variation '(' is never closed"));
@@ -242,5 +341,32 @@ mod tests {
         assert_eq!(games[2].result, None);
         assert_eq!(games[3].tag("Event"), Some("y"));
         assert!(parse_all("1. 32-28 {open").is_err());
+    }
+
+    #[test]
+    fn reads_pdn_as_collections_write_it() {
+        // `]` and escaped quotes inside a tag value; padded squares; a result glued to a move.
+        let game = parse(
+            "[Event \"Cup [A]\"]\n[White \"Ton \\\"Tonny\\\" Sijbrands\"]\n\
+             17. 43-39  1- 6 18. 47x 9  3x14 19. 32-28 14x23*",
+        )
+        .unwrap();
+        assert_eq!(game.tag("Event"), Some("Cup [A]"));
+        assert_eq!(game.tag("White"), Some("Ton \"Tonny\" Sijbrands"));
+        assert_eq!(game.moves, ["43-39", "1-6", "47x9", "3x14", "32-28", "14x23"]);
+        assert_eq!(game.result.as_deref(), Some("*"));
+        // A byte-order mark, and Windows-1252 bytes (0xE9 é, 0x93/0x94 curly quotes).
+        assert_eq!(decode(b"\xEF\xBB\xBF[Event \"x\"]"), "[Event \"x\"]");
+        assert_eq!(decode(b"Andr\xe9 \x93A\x94"), "Andr\u{e9} \u{201c}A\u{201d}");
+        assert_eq!(decode("Andr\u{e9}".as_bytes()), "Andr\u{e9}");
+    }
+
+    #[test]
+    fn a_bad_game_does_not_hide_the_next() {
+        let text = "[Event \"a\"]\n1. 32-28 {never closed\n\n[Event \"b\"]\n1. 31-27 *\n";
+        let games = parse_each(text);
+        assert_eq!(games.len(), 2);
+        assert!(games[0].as_ref().is_err_and(|e| e.to_string().contains("never closed")));
+        assert_eq!(games[1].as_ref().map(|g| g.moves.clone()).ok(), Some(vec!["31-27".into()]));
     }
 }

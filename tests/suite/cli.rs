@@ -322,3 +322,42 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pdn_check_replays_files_as_collections_write_them() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-pdn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // A byte-order mark, Windows-1252 (0xE9), `]` in a tag, padded squares, a glued result, a
+    // lidraughts FEN with counters; then a game with an illegal move, and a good one after it.
+    let mut bytes = b"\xEF\xBB\xBF[Event \"Cup [A]\"]\n[White \"Andr\xe9\"]\n[Black \"B\"]\n\
+        [GameType \"20\"]\n[FEN \"W:W31-50:B1-20:H0:F1\"]\n\
+        1. 32-28 16-21 2. 33-29 11-16 3. 38-33 6-11 4. 42-38  1- 6 5. 47-42*\n\n"
+        .to_vec();
+    bytes.extend_from_slice(b"[Event \"Bad\"]\n[GameType \"20\"]\n1. 32-28 19-23 2. 31-27 *\n\n");
+    bytes.extend_from_slice(b"[Event \"Good\"]\n[GameType \"20\"]\n1. 31-27 16-21 *\n");
+    let file = dir.join("games.pdn");
+    std::fs::write(&file, &bytes).expect("write");
+    let path = file.to_str().expect("utf-8");
+    let checked = damas(&["pdn", "check", path]);
+    let out = stdout(&checked);
+    assert_eq!(checked.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("game 1 \"Cup [A]\" Andr\u{e9} - B: 9 moves of international replayed"),
+        "{out}"
+    );
+    assert!(out.contains("game 2 \"Bad\": move 3 (31-27): illegal move '31-27'"), "{out}");
+    assert!(out.contains("game 3 \"Good\": 2 moves of international replayed"), "{out}");
+    assert!(out.ends_with("3 games: 2 replayed, 1 with an error\n"), "{out}");
+    // Without GameType: the rule set is guessed from the notation and said.
+    std::fs::write(&file, "1. c3-d4 f6-g5 2. d4-e5 *\n").expect("write");
+    let guessed = stdout(&damas(&["pdn", "check", path]));
+    assert!(
+        guessed.contains("algebraic squares: russian assumed): 3 moves of russian"),
+        "{guessed}"
+    );
+    std::fs::write(&file, "1. 32-28 19-23 *\n").expect("write");
+    let guessed = stdout(&damas(&["pdn", "check", path]));
+    assert!(guessed.contains("international assumed): 2 moves of international"), "{guessed}");
+    fails_with(&["pdn", "check", "/nonexistent.pdn"], "cannot read /nonexistent.pdn");
+    let _ = std::fs::remove_dir_all(&dir);
+}
