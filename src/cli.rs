@@ -184,10 +184,14 @@ pub enum Command {
         /// A file with one PDN FEN per line, each analysed in turn.
         #[arg(long, conflicts_with_all = ["pdn", "fen", "moves"])]
         file: Option<String>,
-        /// A PDN game file: every move is analysed and annotated (its [GameType] tag, if any,
-        /// chooses the variant; [FEN] the start).
+        /// A PDN file: every move of every game is analysed and annotated (a game's [GameType]
+        /// tag chooses its variant unless --variant is given, else it is guessed from the
+        /// notation; [FEN] the start).
         #[arg(long, conflicts_with_all = ["fen", "moves"])]
         pdn: Option<String>,
+        /// With --pdn: only this game of the file (from 1).
+        #[arg(long, requires = "pdn")]
+        game: Option<usize>,
         /// Search to this depth.
         #[arg(long, short = 'd')]
         depth: Option<u32>,
@@ -338,6 +342,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             position,
             file,
             pdn,
+            game: game_number,
             depth,
             time,
             threads,
@@ -350,7 +355,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             egdb_path,
             egdb_cache,
         } => {
-            let mut variant: Variant = position.variant()?;
+            let variant: Variant = position.variant()?;
             if let Some(seconds) = time {
                 if !(seconds.is_finite() && seconds > 0.0) {
                     return Err(UserError("--time must be a positive number of seconds".into()));
@@ -379,17 +384,52 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             if let Some(path) = pdn {
                 let bytes = std::fs::read(&path)
                     .map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
-                let game = damas::notation::pdn::parse(&damas::notation::pdn::decode(&bytes))?;
-                if position.variant.is_none() {
-                    let (found, guess) = crate::pdn_cli::rule_set_of(&game)
-                        .map_err(|e| UserError(format!("{path}: {e}")))?;
-                    if let Some(guess) = guess {
-                        eprintln!("{path}: {guess} (give --variant to choose)");
+                let games = damas::notation::pdn::parse_each(&damas::notation::pdn::decode(&bytes));
+                if let Some(n) = game_number {
+                    if n == 0 || n > games.len() {
+                        return Err(UserError(format!(
+                            "--game {n}: {path} has {} games (numbered from 1)",
+                            games.len()
+                        )));
                     }
-                    variant = found;
                 }
-                return with_variant!(variant, R => damas::analyze::run_pdn::<R>(&game, &settings))
-                    .map_err(UserError);
+                let count = games.len();
+                let mut failed = 0;
+                for (i, parsed) in games.into_iter().enumerate() {
+                    if game_number.is_some_and(|n| n != i + 1) {
+                        continue;
+                    }
+                    if count > 1 && game_number.is_none() && !settings.json {
+                        println!("[game {} of {count}]", i + 1);
+                    }
+                    let analysed = parsed.map_err(|e| e.to_string()).and_then(|game| {
+                        let variant = match &position.variant {
+                            Some(_) => variant,
+                            None => {
+                                let (found, guess) = crate::pdn_cli::rule_set_of(&game)?;
+                                if let Some(guess) = guess {
+                                    eprintln!("{path}: game {}: {guess}", i + 1);
+                                }
+                                found
+                            }
+                        };
+                        with_variant!(variant, R => damas::analyze::run_pdn::<R>(&game, &settings))
+                    });
+                    if let Err(error) = analysed {
+                        if count == 1 || game_number.is_some() {
+                            return Err(UserError(error));
+                        }
+                        eprintln!("{path}: game {}: {error}", i + 1);
+                        failed += 1;
+                    }
+                }
+                return if failed > 0 {
+                    Err(UserError(format!(
+                        "{failed} of the {count} games of {path} could not be analysed"
+                    )))
+                } else {
+                    Ok(())
+                };
             }
             if let Some(path) = file {
                 return with_variant!(variant, R => damas::analyze::run_file::<R>(&path, &settings))

@@ -348,6 +348,18 @@ fn pdn_check_replays_files_as_collections_write_them() {
     assert!(out.contains("game 2 \"Bad\": move 3 (31-27): illegal move '31-27'"), "{out}");
     assert!(out.contains("game 3 \"Good\": 2 moves of international replayed"), "{out}");
     assert!(out.ends_with("3 games: 2 replayed, 1 with an error\n"), "{out}");
+    // analyze --pdn annotates every game of the file, or the one --game names.
+    let analysed = damas(&["analyze", "--pdn", path, "--depth", "1"]);
+    let (out, err) = (stdout(&analysed), stderr(&analysed));
+    assert_eq!(analysed.status.code(), Some(2), "{err}");
+    assert!(out.contains("[game 1 of 3]") && out.contains("[game 3 of 3]"), "{out}");
+    assert!(out.contains("1.     31-27"), "{out}");
+    assert!(err.contains("game 2: move 3 (31-27): illegal move"), "{err}");
+    assert!(err.contains("1 of the 3 games"), "{err}");
+    let third = damas(&["analyze", "--pdn", path, "--depth", "1", "--game", "3"]);
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert!(!stdout(&third).contains("[game"), "{}", stdout(&third));
+    fails_with(&["analyze", "--pdn", path, "--game", "4"], "has 3 games");
     // Without GameType: the rule set is guessed from the notation and said.
     std::fs::write(&file, "1. c3-d4 f6-g5 2. d4-e5 *\n").expect("write");
     let guessed = stdout(&damas(&["pdn", "check", path]));
