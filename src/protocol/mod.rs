@@ -116,6 +116,7 @@ impl Input {
                         control.request_stop();
                         state.live = None;
                     }
+                    Some((Urgent::Later, _)) => state.live = None,
                 }
                 state.sent += 1;
                 if feeder.send(Event::Line(line)).is_err() {
@@ -275,12 +276,15 @@ pub enum Urgent {
     Ignore,
     /// Keep the line for after the search, and stop the search (a new command supersedes it).
     StopAndLater,
+    /// Keep the line for after the search, which goes on to its limit (lines after it wait in
+    /// order behind it).
+    Later,
 }
 
 /// Runs the command loop's side of a background search: answers urgent lines at once, keeps the
 /// others in order, and returns the engine and the result when the search is over. The end of
-/// input stops the search; its result and the lines kept are still handled before the caller
-/// sees the end.
+/// input stops the search as `quit` would (unless `classify` keeps `quit` for later); its result
+/// and the lines kept are still handled before the caller sees the end.
 pub fn supervise<R: Rules>(
     search: Background<R>,
     input: &mut Input,
@@ -303,6 +307,7 @@ pub fn supervise<R: Rules>(
                 control.request_stop();
                 input.keep(line);
             }
+            Urgent::Later => input.keep(line),
         }
     };
     // Lines that arrived with the `go` (still queued) come first, as if they came now.
@@ -325,7 +330,11 @@ pub fn supervise<R: Rules>(
             Event::Eof => {
                 input.set_live(None);
                 input.closed = true;
-                control.request_stop();
+                // The end of input is a `quit`: it stops the search unless the protocol lets a
+                // `quit` wait for it (the text mode's bounded searches).
+                if !matches!(classify("quit"), Urgent::Later) {
+                    control.request_stop();
+                }
             }
             Event::Line(line) => {
                 // Held while the line is handled: the reader must not answer a later line

@@ -142,12 +142,38 @@ impl Protocol for Text {
             "play" | "move" if rest.is_empty() => {
                 Err("play needs a move, e.g. play 11-15".to_string())
             }
-            "play" | "move" => session
-                .play(rest.iter().copied(), Notation::PdnFirst)
-                .map(|()| report_outcome(&session.game))
-                .map_err(|e| format!("{}: {}", e.text, e.reason)),
+            "play" | "move" => {
+                let before = session.game.moves().count();
+                let played = session.play(rest.iter().copied(), Notation::PdnFirst);
+                // What was played, in PDN, even when a later move of the list is refused.
+                let mut replay = Game::new(*session.game.start());
+                let mut texts = Vec::new();
+                for (i, mv) in session.game.moves().enumerate() {
+                    if i >= before {
+                        texts.push(moves::to_pdn(replay.position(), mv));
+                    }
+                    replay.play_unchecked(mv);
+                }
+                if !texts.is_empty() {
+                    emit(&format!(
+                        "played {}; {} to move",
+                        texts.join(" "),
+                        session.game.position().side_to_move()
+                    ));
+                }
+                played
+                    .map(|()| report_outcome(&session.game))
+                    .map_err(|e| format!("{}: {}", e.text, e.reason))
+            }
             "undo" | "back" => {
+                let last = session.game.moves().last().copied();
                 if session.game.undo() {
+                    let text = last.map(|mv| moves::to_pdn(session.game.position(), &mv));
+                    emit(&format!(
+                        "took back {}; {} to move",
+                        text.unwrap_or_default(),
+                        session.game.position().side_to_move()
+                    ));
                     Ok(())
                 } else {
                     Err("no move to take back".to_string())
@@ -204,6 +230,23 @@ fn report_outcome<R: Rules>(game: &Game<R>) {
 }
 
 /// `go` (search and play) or `analyze` (search until stopped or for the given seconds).
+/// During a search with a limit: `stop` stops it; every other line, `quit` and the end of input
+/// included, waits for it to reach its limit.
+fn classify_bounded(text: &str) -> Urgent {
+    match text.split_whitespace().next().unwrap_or("") {
+        "stop" | "" => Urgent::Stop,
+        _ => Urgent::Later,
+    }
+}
+
+/// During an open-ended analysis: any command ends it first, then runs.
+fn classify_open(text: &str) -> Urgent {
+    match text.split_whitespace().next().unwrap_or("") {
+        "stop" | "" => Urgent::Stop,
+        _ => Urgent::StopAndLater,
+    }
+}
+
 fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
     let mut limits = Limits { analysis: !play, ..Limits::default() };
     match words {
@@ -235,13 +278,12 @@ fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
         return;
     }
     let root = *session.game.position();
-    let result = session.search(limits, false, TextInfo { root }, |text| {
-        match text.split_whitespace().next().unwrap_or("") {
-            "stop" | "" => Urgent::Stop,
-            // Any other command ends the search first, then runs.
-            _ => Urgent::StopAndLater,
-        }
-    });
+    // A search with a limit (`go 5`, `go depth 12`) runs to it, and the commands typed or piped
+    // meanwhile wait for it: a script's next line must not cut it short. An open-ended one
+    // (`analyze`) ends at any command, which then runs.
+    let bounded = limits.depth.is_some() || limits.move_time.is_some();
+    let classify: fn(&str) -> Urgent = if bounded { classify_bounded } else { classify_open };
+    let result = session.search(limits, false, TextInfo { root }, classify);
     if let Some(best) = result.best {
         let text = moves::to_pdn(&root, &best);
         emit(&format!("best move {text}  ({})", result.score));

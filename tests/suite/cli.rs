@@ -373,3 +373,22 @@ fn pdn_check_replays_files_as_collections_write_them() {
     fails_with(&["pdn", "check", "/nonexistent.pdn"], "cannot read /nonexistent.pdn");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
+    // The next line and the end of input used to stop `go depth 6` at once, and it reported an
+    // unfinished search as +0.00 (issue 18).
+    let text =
+        with_stdin(&["text"], "egdb-path none\nfen W:WK18,K14:BK27\ngo depth 6\nshow\nquit\n");
+    assert!(text.contains("depth  6  score"), "{text}");
+    assert!(text.contains("best move 14-9  (+1.8"), "{text}");
+    assert!(text.find("played 14-9") < text.find("FEN"), "show waits for the search: {text}");
+    let text = with_stdin(&["text"], "egdb-path none\nfen W:WK18,K14:BK27\ngo depth 6\n");
+    assert!(text.contains("depth  6  score"), "{text}");
+    // play and undo say what they did (they printed nothing).
+    let text = with_stdin(&["text"], "play 11-15 23-19\nundo\nundo\nundo\n");
+    assert!(text.contains("played 11-15 23-19; black to move"), "{text}");
+    assert!(text.contains("took back 23-19; white to move"), "{text}");
+    assert!(text.contains("took back 11-15; black to move"), "{text}");
+    assert!(text.contains("error: no move to take back"), "{text}");
+}

@@ -472,6 +472,7 @@ fn text_mode_for_people() {
     let lines = engine.until("protocol modes");
     assert!(lines.iter().any(|l| l.contains("play MOVE")), "{lines:?}");
     engine.send("play 11-15 23-19");
+    assert_eq!(engine.line("played"), "played 11-15 23-19; black to move");
     engine.send("fen");
     let fen_line = engine.line("fen");
     let expected = {
@@ -485,6 +486,7 @@ fn text_mode_for_people() {
     engine.send("play 99-100");
     assert!(engine.line("error").starts_with("error: 99-100"));
     engine.send("undo");
+    assert_eq!(engine.line("took back"), "took back 23-19; white to move");
     engine.send("moves");
     assert!(engine.line("moves").starts_with("7 legal: "));
     engine.send("go depth 3");
