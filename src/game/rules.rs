@@ -189,10 +189,47 @@ pub fn king_against_lone_man<R: Rules>(position: &Position<R>) -> Option<Side> {
     Some(if (white & kings).any() { Side::White } else { Side::Black })
 }
 
+/// Which draw rules a game is played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawRuleSet {
+    /// The variant's own, as our users' sites state them (damas's defaults).
+    Default,
+    /// The federation's, where it has stricter ones (endgame counts).
+    Federation,
+    /// Repetition only.
+    RepetitionOnly,
+}
+
+impl DrawRuleSet {
+    /// Their names in the options and on the command line, in this order.
+    pub const NAMES: [&'static str; 3] = ["default", "federation", "repetition"];
+
+    /// The set of this name (one of [`DrawRuleSet::NAMES`]).
+    pub fn from_name(name: &str) -> Option<DrawRuleSet> {
+        match name {
+            "default" => Some(DrawRuleSet::Default),
+            "federation" => Some(DrawRuleSet::Federation),
+            "repetition" => Some(DrawRuleSet::RepetitionOnly),
+            _ => None,
+        }
+    }
+}
+
 impl GameRules {
     /// The defaults of rule set `R`.
     pub fn of<R: Rules>() -> GameRules {
         GameRules { draws: DrawRules::for_variant(R::VARIANT), mandatory_capture: true }
+    }
+
+    /// The rules of `R` with the draw rules of `set`, and capture compulsory or, as some
+    /// casual sites play, optional.
+    pub fn chosen<R: Rules>(set: DrawRuleSet, mandatory_capture: bool) -> GameRules {
+        let draws = match set {
+            DrawRuleSet::Default => DrawRules::for_variant(R::VARIANT),
+            DrawRuleSet::Federation => DrawRules::federation(R::VARIANT),
+            DrawRuleSet::RepetitionOnly => DrawRules::repetition_only(),
+        };
+        GameRules { draws, mandatory_capture }
     }
 
     /// The piece of the side to move whose non-capturing moves the game's history forbids now

@@ -21,7 +21,7 @@ pub mod stats;
 pub mod tc;
 
 use crate::egdb::Egdb;
-use crate::game::{DrawRules, GameRules};
+use crate::game::GameRules;
 use crate::notation::{fen, moves, pdn};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -48,15 +48,7 @@ pub enum Pairing {
 }
 
 /// The draw rules the referee applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DrawRuleSet {
-    /// The variant's own (damas's defaults).
-    Default,
-    /// The federation's, where it has stricter ones (endgame counts).
-    Federation,
-    /// Repetition only.
-    RepetitionOnly,
-}
+pub use crate::game::rules::DrawRuleSet;
 
 /// Everything about a match.
 #[derive(Clone, Debug)]
@@ -171,16 +163,6 @@ struct Played<R: Rules> {
     white: usize,
     black: usize,
     record: GameRecord<R>,
-}
-
-fn draw_rules<R: Rules>(set: DrawRuleSet) -> GameRules {
-    let mut rules = GameRules::of::<R>();
-    rules.draws = match set {
-        DrawRuleSet::Default => rules.draws,
-        DrawRuleSet::Federation => DrawRules::federation(R::VARIANT),
-        DrawRuleSet::RepetitionOnly => DrawRules::repetition_only(),
-    };
-    rules
 }
 
 /// Starts the player `spec` describes.
@@ -403,7 +385,7 @@ pub fn run<R: Rules>(
     let total = jobs.len() as u32;
     let jobs = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
-    let rules = draw_rules::<R>(settings.draw_rules);
+    let rules = GameRules::chosen::<R>(settings.draw_rules, true);
     let mut results: Vec<PairingResult> = pairing_list
         .iter()
         .map(|&engines| PairingResult { engines, ..PairingResult::default() })

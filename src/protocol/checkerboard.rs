@@ -669,7 +669,7 @@ impl<R: Rules> Hosted<R> {
     fn game_for(&self, position: Position<R>) -> Game<R> {
         match &self.history {
             Some(game) if *game.position() == position => game.clone(),
-            _ => Game::new(position),
+            _ => self.session.fresh_game(position),
         }
     }
 }
@@ -704,7 +704,7 @@ impl<R: Rules> Host for Hosted<R> {
     fn movelist(&self, fen: &str) -> Result<String, String> {
         let reply = match self.read_fen(fen)? {
             None => "movelist 0".to_string(),
-            Some(position) if Game::new(position).legal_moves().is_empty() => {
+            Some(position) if self.session.fresh_game(position).legal_moves().is_empty() => {
                 "movelist 0".to_string()
             }
             Some(position) => self.movelist_of(&position),
@@ -746,7 +746,7 @@ impl<R: Rules> Host for Hosted<R> {
         // asks for a move: play the position's best, and say the game is drawn or decided.
         let ended = self.session.game.verdict();
         if ended.is_some() {
-            self.session.game = Game::new(position);
+            self.session.game = self.session.fresh_game(position);
         }
         let mut sink = StatusSink::<R> { status, root: position };
         let result = self.session.search_here(time.limits(), &mut sink, stop);

@@ -2,8 +2,10 @@
 //! and help, and the Hub `param` lines, the UCI `option` lines, the text mode's help and
 //! [`Options::set`] are all read from it.
 //!
-//! Depends on `rules` and `search` (for the strength range); no I/O.
+//! Depends on `rules`, `game` (the draw rule sets) and `search` (for the strength range); no
+//! I/O.
 
+use crate::game::rules::DrawRuleSet;
 use crate::rules::Variant;
 use crate::search::MAX_LEVEL;
 
@@ -43,6 +45,10 @@ pub struct Options {
     pub egdb_cache: usize,
     /// The most pieces of a database slice to use (0: every slice there is).
     pub egdb_pieces: usize,
+    /// The draw rules of the game: `default` (the sites'), `federation` or `repetition`.
+    pub draw_rules: String,
+    /// Whether capturing is compulsory (off: the optional-capture house rule of casual sites).
+    pub mandatory_capture: bool,
 }
 
 /// What kind of value an option takes.
@@ -81,6 +87,8 @@ enum Field {
     EgdbPath,
     EgdbCache,
     EgdbPieces,
+    DrawRules,
+    MandatoryCapture,
 }
 
 /// One option.
@@ -192,6 +200,23 @@ pub const OPTIONS: &[Spec] = &[
         field: Field::EgdbPieces,
     },
     Spec {
+        name: "draw-rules",
+        uci: Some("DrawRules"),
+        hub: true,
+        kind: Kind::Choice(&DrawRuleSet::NAMES),
+        help: "the draw rules: default (the playing sites'), federation (the federation's \
+               endgame counts) or repetition (repetition only)",
+        field: Field::DrawRules,
+    },
+    Spec {
+        name: "mandatory-capture",
+        uci: Some("MandatoryCapture"),
+        hub: true,
+        kind: Kind::Bool,
+        help: "whether capturing is compulsory (false: the optional-capture house rule)",
+        field: Field::MandatoryCapture,
+    },
+    Spec {
         name: "tt-size",
         uci: None,
         hub: false,
@@ -227,6 +252,8 @@ impl Options {
             egdb_path: String::new(),
             egdb_cache: crate::egdb::DEFAULT_MEMORY_MB,
             egdb_pieces: 0,
+            draw_rules: "default".to_string(),
+            mandatory_capture: true,
         }
     }
 
@@ -245,6 +272,8 @@ impl Options {
             Field::EgdbPath => self.egdb_path.clone(),
             Field::EgdbCache => self.egdb_cache.to_string(),
             Field::EgdbPieces => self.egdb_pieces.to_string(),
+            Field::DrawRules => self.draw_rules.clone(),
+            Field::MandatoryCapture => self.mandatory_capture.to_string(),
         }
     }
 
@@ -295,10 +324,15 @@ impl Options {
             Field::MultiPv => self.multipv = number()?,
             // The table's range for it is 1 to MAX_LEVEL.
             Field::Level => self.level = number()? as u32,
-            Field::Eval => {
+            Field::Eval | Field::DrawRules => {
                 let Kind::Choice(words) = spec.kind else { return Err(wrong()) };
                 let word = value.to_ascii_lowercase();
-                self.eval = words.iter().find(|w| **w == word).ok_or_else(wrong)?.to_string();
+                let word = words.iter().find(|w| **w == word).ok_or_else(wrong)?.to_string();
+                if spec.field == Field::Eval {
+                    self.eval = word;
+                } else {
+                    self.draw_rules = word;
+                }
             }
             // `<empty>` is how the UCI convention writes an empty string.
             Field::EvalFile => {
@@ -309,6 +343,7 @@ impl Options {
             }
             Field::EgdbCache => self.egdb_cache = number()?,
             Field::EgdbPieces => self.egdb_pieces = number()?,
+            Field::MandatoryCapture => self.mandatory_capture = flag()?,
         }
         Ok(())
     }

@@ -8,8 +8,9 @@
 use super::{Background, Event, Input, Options, Urgent, supervise};
 use crate::egdb::{self, Egdb};
 use crate::eval::Evaluator;
-use crate::game::Game;
 use crate::game::replay::{Notation, ReplayError, play_moves};
+use crate::game::rules::DrawRuleSet;
+use crate::game::{Game, GameRules};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{
@@ -62,7 +63,20 @@ pub struct Session<R: Rules> {
 
 impl<R: Rules> Session<R> {
     fn new(options: Options, input: Input) -> Self {
-        Session { options, engine: None, game: Game::new(Position::start()), input }
+        let game = Game::with_rules(Position::start(), Self::rules_of(&options));
+        Session { options, engine: None, game, input }
+    }
+
+    /// The rules of the whole game the options choose (draw rules, compulsory capture).
+    fn rules_of(options: &Options) -> GameRules {
+        let set = DrawRuleSet::from_name(&options.draw_rules).unwrap_or(DrawRuleSet::Default);
+        GameRules::chosen::<R>(set, options.mandatory_capture)
+    }
+
+    /// A game from `start` under the rules the options choose: every game a protocol sets up
+    /// starts here.
+    pub fn fresh_game(&self, start: Position<R>) -> Game<R> {
+        Game::with_rules(start, Self::rules_of(&self.options))
     }
 
     /// A session driven by calls rather than lines (the CheckerBoard library): it reads no
@@ -136,7 +150,7 @@ impl<R: Rules> Session<R> {
         let mut engine = self.take_engine();
         engine.new_game();
         self.engine = Some(engine);
-        self.game = Game::new(Position::start());
+        self.game = self.fresh_game(Position::start());
     }
 
     /// Sets an option. `Some(Exit::Switch)` when it changed the variant.
@@ -177,6 +191,16 @@ impl<R: Rules> Session<R> {
                 engine.set_egdb(egdb);
             }
         }
+        let now = &self.options;
+        if now.draw_rules != before.draw_rules || now.mandatory_capture != before.mandatory_capture
+        {
+            // The game goes on under the new rules, its moves kept.
+            let mut game = self.fresh_game(*self.game.start());
+            for mv in self.game.moves() {
+                game.play_unchecked(mv);
+            }
+            self.game = game;
+        }
         if self.options.hash != before.hash {
             // Without an engine yet, a trial table says whether the machine can give it.
             match &mut self.engine {
@@ -203,7 +227,7 @@ impl<R: Rules> Session<R> {
         moves: impl IntoIterator<Item = &'a str>,
         notation: Notation,
     ) -> Result<(), ReplayError> {
-        let mut game = Game::new(start);
+        let mut game = self.fresh_game(start);
         play_moves(&mut game, moves, notation)?;
         self.game = game;
         Ok(())

@@ -121,10 +121,10 @@ impl Protocol for Text {
                 Ok(())
             }
             "fen" => fen::parse::<R>(&rest.join("")).map_err(|e| e.to_string()).map(|start| {
-                session.game = Game::new(start);
+                session.game = session.fresh_game(start);
             }),
             "new" => {
-                session.game = Game::new(Position::start());
+                session.game = session.fresh_game(Position::start());
                 Ok(())
             }
             "show" | "d" => {

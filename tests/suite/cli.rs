@@ -385,6 +385,15 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
     assert!(text.find("played 14-9") < text.find("FEN"), "show waits for the search: {text}");
     let text = with_stdin(&["text"], "egdb-path none\nfen W:WK18,K14:BK27\ngo depth 6\n");
     assert!(text.contains("depth  6  score"), "{text}");
+    // The optional-capture house rule and the draw rules are options of every mode (issue 18).
+    let text = with_stdin(
+        &["text"],
+        "fen W:W22:B18\nmoves\nmandatory-capture false\nmoves\ngo depth 3\n\
+         draw-rules federation\ndraw-rules nonsense\nmandatory-capture true\nmoves\n",
+    );
+    assert!(text.contains("1 legal: 22x15\n2 legal: 22x15 22-17\n"), "{text}");
+    assert!(text.contains("must be one of default federation repetition"), "{text}");
+    assert!(text.contains("best move "), "{text}");
     // play and undo say what they did (they printed nothing).
     let text = with_stdin(&["text"], "play 11-15 23-19\nundo\nundo\nundo\n");
     assert!(text.contains("played 11-15 23-19; black to move"), "{text}");

@@ -185,10 +185,15 @@ fn hub_handshake_in_scans_form() {
     assert_eq!(lines[8], "param name=egdb-path value=\"\" type=string");
     assert_eq!(lines[9], "param name=egdb-cache value=256 type=int min=1 max=65536");
     assert_eq!(lines[10], "param name=egdb-pieces value=0 type=int min=0 max=16");
-    assert_eq!(lines[11], "wait");
-    assert_eq!(lines.len(), 12);
+    assert_eq!(
+        lines[11],
+        "param name=draw-rules value=default type=enum values=\"default federation repetition\""
+    );
+    assert_eq!(lines[12], "param name=mandatory-capture value=true type=bool");
+    assert_eq!(lines[13], "wait");
+    assert_eq!(lines.len(), 14);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..11] {
+    for line in &lines[..13] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }
