@@ -5,7 +5,7 @@ use crate::cli::UserError;
 use crate::progress::Progress;
 use damas::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
-use damas::egdb::index::{Slice, SliceIndex};
+use damas::egdb::index::SliceIndex;
 use damas::egdb::{Egdb, Outcome, file, verify};
 use damas::notation::{fen, moves};
 use damas::rules::{Rules, Variant};
@@ -135,15 +135,6 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
     }
 }
 
-/// The slices whose files are in `dir`, by their names.
-fn file_slices(dir: &Path) -> Result<Vec<Slice>, UserError> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| UserError(format!("{}: cannot read it: {e}", dir.display())))?;
-    Ok(entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str().and_then(file::slice_of_name))
-        .collect())
-}
-
 /// Loads `dir`, reporting refused files on stderr (and counting them); a missing directory is
 /// an error unless `missing_ok`.
 fn load<R: Rules>(dir: &Path, missing_ok: bool) -> Result<(Egdb<R>, usize), UserError> {
@@ -249,8 +240,9 @@ fn run_bench<R: Rules>(dir: &Path, memory: usize, probes: usize) -> Result<(), U
     }
     let opened = started.elapsed().as_secs_f64();
     // The positions first (numbering them back is not what is timed), a seeded generator.
-    let slices: Vec<SliceIndex> = file_slices(dir)?
+    let slices: Vec<SliceIndex> = damas::egdb::files_in(dir)?
         .into_iter()
+        .map(|(slice, _)| slice)
         .filter(|slice| egdb.has(*slice))
         .filter_map(SliceIndex::new::<R>)
         .collect();

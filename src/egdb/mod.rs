@@ -232,8 +232,11 @@ impl<R: Rules> Default for Egdb<R> {
     }
 }
 
-/// The database files of `R` in `dir`, by slice.
-fn files_in(dir: &Path) -> Result<Vec<(Slice, std::path::PathBuf)>, file::FileError> {
+/// The database files in `dir` and the slice each holds (by its name), in slice order.
+///
+/// # Errors
+/// The directory cannot be read.
+pub fn files_in(dir: &Path) -> Result<Vec<(Slice, std::path::PathBuf)>, file::FileError> {
     let fail = |reason: String| file::FileError { path: dir.to_path_buf(), reason };
     let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot read it: {e}")))?;
     let mut names = Vec::new();
