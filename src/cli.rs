@@ -7,6 +7,7 @@
 use clap::{Parser, Subcommand};
 use damas::game::Game;
 use damas::game::replay::{Notation, play_moves};
+use damas::game::rules::DrawRuleSet;
 use damas::movegen::perft::{Convention, divide, perft_threads};
 use damas::notation::squares::SquareStyle;
 use damas::notation::{diagram, fen, moves};
@@ -94,6 +95,13 @@ pub enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Draw rules: default (the sites'), federation (with the endgame counts), repetition.
+        #[arg(long, default_value = "default")]
+        draw_rules: String,
+        /// Seconds a peer may say nothing (before a game, or beyond its own clock in one)
+        /// before damas drops it and listens again.
+        #[arg(long, default_value_t = 60.0)]
+        peer_timeout: f64,
     },
     /// Counts move paths to a depth (perft), with time and leaves per second.
     Perft {
@@ -283,6 +291,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             variant,
             threads,
             hash,
+            draw_rules,
+            peer_timeout,
         } => {
             let variant: Variant = variant.parse()?;
             if let Some(seconds) = max_move_time {
@@ -290,6 +300,15 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                     return Err(UserError("--max-move-time must be a positive number".into()));
                 }
             }
+            if !(peer_timeout.is_finite() && (0.1..=86_400.0).contains(&peer_timeout)) {
+                return Err(UserError("--peer-timeout must be 0.1 to 86400 seconds".into()));
+            }
+            let draw_rules = DrawRuleSet::from_name(&draw_rules).ok_or_else(|| {
+                UserError(format!(
+                    "--draw-rules {draw_rules}: expected one of {}",
+                    DrawRuleSet::NAMES.join(", ")
+                ))
+            })?;
             let settings = damas::protocol::dxp::Settings {
                 address: connect.clone().unwrap_or(listen),
                 connect: connect.is_some(),
@@ -300,6 +319,8 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
                 max_move_time,
                 threads: threads.unwrap_or_else(default_threads).max(1),
                 hash: hash.max(1),
+                draw_rules,
+                peer_timeout: std::time::Duration::from_secs_f64(peer_timeout),
             };
             with_variant!(variant, R => damas::protocol::dxp::run::<R>(&settings))
                 .map_err(UserError)

@@ -1,10 +1,11 @@
 //! Draw and game-end rules of each variant, as data: how many repetitions draw, how many plies
 //! without a capture or a man move draw, and the endgame counts of the federations.
 //!
-//! Defaults follow what our users' sites state (../shared/reference/rules.md section 0); every
-//! counter is a public field, because sites differ (English alone is played with 40, 50, 80 and
-//! 120-ply limits). A "move" in a rulebook is one move by each side, so "25 moves" is 50 plies;
-//! the sites' "120 king moves" are read as 120 plies. Depends on `rules` and `types` only.
+//! Defaults follow what our users' sites state (lidraughts', PlayOK's and the federations'
+//! rules pages); every counter is a public field, because sites differ (English alone is played
+//! with 40, 50, 80 and 120-ply limits). A "move" in a rulebook is one move by each side, so "25
+//! moves" is 50 plies; the sites' "120 king moves" are read as 120 plies. Depends on `rules` and
+//! `types` only.
 
 use crate::rules::Variant;
 

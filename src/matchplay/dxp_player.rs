@@ -135,6 +135,8 @@ impl DxpPlayer {
                         "sent something that is not DXP: {why}"
                     )));
                 }
+                // The reading socket has no timeout; a silence is the deadline's to judge.
+                Ok(Received::Silent) => continue,
                 Ok(Received::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(Failure::Crashed("the connection closed".into()));
                 }

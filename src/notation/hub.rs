@@ -2,7 +2,7 @@
 //! (`w`/`b` men, `W`/`B` kings, `e` empty), e.g. Scan's 51 characters for 10x10.
 //!
 //! Square order follows pydraughts, the de-facto Hub client for 8x8 boards
-//! (../shared/reference/protocols.md 3.5): the physical board read from the top-left, except for
+//! (its `core/variant.py` and `engines/hub.py`): the physical board read from the top-left, except for
 //! English, which pydraughts turns 180 degrees with the colours swapped.
 
 use super::{NotationError, squares};
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn pydraughts_examples() {
-        // ../shared/reference/protocols.md 3.5, captured from pydraughts.
+        // Captured from pydraughts 0.6.7's Hub engine wrapper.
         let english = fen::parse::<English>("B:W18,K30:B5,K10").unwrap();
         assert_eq!(write(&english), "WeeBeeeeeeeeeeebeeeeeeeWeeeeweeee");
         assert_eq!(parse::<English>("WeeBeeeeeeeeeeebeeeeeeeWeeeeweeee").unwrap(), english);

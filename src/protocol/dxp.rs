@@ -1,20 +1,30 @@
 //! DXP (DamExchange), the TCP protocol of 10x10 engine-against-engine matches: NUL-terminated
 //! messages GAMEREQ `R`, GAMEACC `A`, MOVE `M`, GAMEEND `E`, BACKREQ `B`, BACKACC `K`, CHAT `C`
-//! (layouts in ../shared/reference/protocols.md section 2). damas listens as the Follower by
-//! default (pydraughts' `DXPEngine` connects and initiates), or connects and initiates.
+//! (layouts in Frank Mesander's DamExchange specification, mesander.nl/damexchange). damas
+//! listens as the Follower by default (pydraughts' `DXPEngine` connects and initiates), or
+//! connects and initiates.
 //!
 //! Bad input never ends the program: a malformed, oversized or unexpected message gets a CHAT
 //! `error: ...` and the session goes on; an illegal move also ends that game with `E00`.
+//!
+//! Nobody can hold the engine: one connection is served at a time and a second one gets a CHAT
+//! and a refusal (`A...2`) at once; a peer that says nothing for `peer_timeout` (beyond its
+//! own clock, during a game) is dropped, and one that disconnects while damas thinks stops the
+//! search within a tenth of a second. Then damas listens again.
 
+use crate::game::rules::{DrawRuleSet, GameRules};
 use crate::game::{Game, Outcome};
 use crate::geometry::Geometry;
 use crate::notation::dxp as dxp_position;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Band, Engine, Limits, Silent};
+use crate::search::{Band, Control, Engine, Limits, Silent};
 use crate::types::Side;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Longest message body the protocol allows (127 characters before the NUL).
@@ -255,6 +265,8 @@ pub enum Received {
     Text(String),
     /// Something that is not a message (too long, not ASCII); the reader skipped to the next NUL.
     Bad(String),
+    /// Nothing came within the stream's read timeout.
+    Silent,
     /// The connection is closed.
     Closed,
 }
@@ -280,7 +292,10 @@ impl<T: Read> Reader<T> {
                 // A signal, not the end: with a read timeout set, Linux does not restart a socket
                 // read that a signal interrupted, even one nobody handles (SIGCHLD, when a
                 // process that another thread started ends).
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    return Received::Silent;
+                }
                 Ok([]) | Err(_) => return Received::Closed,
                 Ok(chunk) => chunk,
             };
@@ -328,6 +343,10 @@ pub struct Settings {
     pub threads: usize,
     /// Table size, MiB.
     pub hash: usize,
+    /// The games' draw rules (capture is always compulsory in DXP matches).
+    pub draw_rules: DrawRuleSet,
+    /// How long a peer may say nothing: before a game, or beyond its own clock in one.
+    pub peer_timeout: Duration,
 }
 
 /// Runs DXP until the games are played (or forever as a listening Follower with `games` 0).
@@ -352,17 +371,109 @@ pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
     // the other side (the tests among them) learns which.
     let bound = listener.local_addr().map_or_else(|_| settings.address.clone(), |a| a.to_string());
     log::info!("DXP: listening on {bound}");
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+    // The listener has a thread of its own, so that a connection that comes while another is
+    // served is answered (refused) at once instead of waiting unseen in the backlog.
+    let busy = Arc::new(AtomicBool::new(false));
+    let (sender, connections) = mpsc::channel::<TcpStream>();
+    let listening = Arc::clone(&busy);
+    let refusal_wait = settings.peer_timeout.min(Duration::from_secs(5));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            if listening.swap(true, Ordering::SeqCst) {
+                std::thread::spawn(move || refuse(stream, refusal_wait));
+            } else if sender.send(stream).is_err() {
+                return;
+            }
+        }
+    });
+    for stream in connections {
         match Connection::new(stream, settings, &mut engine) {
             Ok(mut connection) => connection.serve(&mut played),
             Err(error) => log::warn!("DXP: {error}"),
         }
+        busy.store(false, Ordering::SeqCst);
         if settings.games > 0 && played >= settings.games {
             break;
         }
     }
     Ok(())
+}
+
+/// Our name in GAMEREQ and GAMEACC.
+fn our_name() -> String {
+    format!("damas {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Sends one message on `stream`, NUL-terminated.
+fn send_on(mut stream: &TcpStream, message: &Message) -> bool {
+    let mut bytes = message.write().into_bytes();
+    log::debug!("DXP send {}", String::from_utf8_lossy(&bytes));
+    bytes.push(0);
+    stream.write_all(&bytes).and_then(|()| stream.flush()).is_ok()
+}
+
+/// Answers a connection that came while another is served: a CHAT saying so, and a refusal of
+/// its game request (waiting at most `wait` for it), then closes it.
+fn refuse(stream: TcpStream, wait: Duration) {
+    log::warn!("DXP: a second connection refused: another game is in progress");
+    let busy = Message::Chat("busy: damas is playing another connection; try again later".into());
+    if send_on(&stream, &busy) && stream.set_read_timeout(Some(wait)).is_ok() {
+        if let Ok(copy) = stream.try_clone() {
+            if let Received::Text(text) = Reader::new(copy).receive() {
+                if let Ok(Message::GameRequest { .. }) = Message::parse(&text) {
+                    send_on(&stream, &Message::GameAccept { name: our_name(), code: 2 });
+                }
+            }
+        }
+    }
+    close_gracefully(&stream);
+}
+
+/// Closes our side of `stream`, then reads what the peer still sends until it closes too (at
+/// most two seconds). Closing a socket with unread data in it makes TCP reset the connection,
+/// and a reset throws away what the peer had not yet read: our last messages, the GAMEEND reply
+/// among them.
+fn close_gracefully(mut stream: &TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut sink = [0u8; 4096];
+    while Instant::now() < deadline {
+        match stream.read(&mut sink) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => break,
+        }
+    }
+}
+
+/// Watches `peer` while we think, until `done`: if it closes or fails, stops the search and
+/// returns true.
+fn watch(peer: &TcpStream, done: &AtomicBool, control: &Control) -> bool {
+    let _ = peer.set_read_timeout(Some(Duration::from_millis(100)));
+    let mut byte = [0u8; 1];
+    while !done.load(Ordering::Relaxed) {
+        match peer.peek(&mut byte) {
+            Ok(0) => {
+                control.request_stop();
+                return true;
+            }
+            // Something to read after our move: peeking again would return at once.
+            Ok(_) => std::thread::sleep(Duration::from_millis(100)),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                ) => {}
+            Err(_) => {
+                control.request_stop();
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// One game in progress.
@@ -376,6 +487,26 @@ struct Match<R: Rules> {
     /// Plies played before the first move number of the game (a custom start with Black to move
     /// still numbers moves from 1).
     first_side: Side,
+    /// The peer's remaining clock, as far as we can tell (None: no limit agreed).
+    their_clock: Option<Duration>,
+    /// When the peer's turn began (None: it is ours).
+    their_turn_since: Option<Instant>,
+}
+
+impl<R: Rules> Match<R> {
+    fn new(game: Game<R>, ours: Side, minutes: u32, moves: u32) -> Self {
+        let clock = (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60));
+        let first_side = game.position().side_to_move();
+        Match {
+            game,
+            ours,
+            clock,
+            moves,
+            first_side,
+            their_clock: clock,
+            their_turn_since: (first_side != ours).then(Instant::now),
+        }
+    }
 }
 
 /// A TCP connection with its role.
@@ -411,10 +542,7 @@ impl<'a, R: Rules> Connection<'a, R> {
     }
 
     fn send(&mut self, message: &Message) -> bool {
-        let mut bytes = message.write().into_bytes();
-        log::debug!("DXP send {}", String::from_utf8_lossy(&bytes));
-        bytes.push(0);
-        self.writer.write_all(&bytes).and_then(|()| self.writer.flush()).is_ok()
+        send_on(&self.writer, message)
     }
 
     fn chat_error(&mut self, text: &str) -> bool {
@@ -429,24 +557,18 @@ impl<'a, R: Rules> Connection<'a, R> {
         self.close();
     }
 
-    /// Closes our side, then reads what the peer still sends until it closes too (at most two
-    /// seconds). Closing a socket with unread data in it makes TCP reset the connection, and a
-    /// reset throws away what the peer had not yet read: our last messages, the GAMEEND reply
-    /// among them.
     fn close(&mut self) {
-        let _ = self.writer.shutdown(std::net::Shutdown::Write);
-        let deadline = Instant::now() + Duration::from_secs(2);
-        let _ = self.writer.set_read_timeout(Some(Duration::from_millis(200)));
-        let mut sink = [0u8; 4096];
-        while Instant::now() < deadline {
-            match (&self.writer).read(&mut sink) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
-                Err(_) => break,
-            }
-        }
+        close_gracefully(&self.writer);
+    }
+
+    /// How long the peer may stay silent from now: `peer_timeout`, plus what is left of its
+    /// clock when it is its turn in a game.
+    fn patience(&self) -> Duration {
+        let their_time = self.current.as_ref().and_then(|current| {
+            let since = current.their_turn_since?;
+            Some(current.their_clock?.saturating_sub(since.elapsed()))
+        });
+        self.settings.peer_timeout + their_time.unwrap_or_default()
     }
 
     fn exchange(&mut self, played: &mut u32) {
@@ -454,8 +576,21 @@ impl<'a, R: Rules> Connection<'a, R> {
             return;
         }
         loop {
+            let patience = self.patience();
+            if self.writer.set_read_timeout(Some(patience)).is_err() {
+                return;
+            }
             let text = match self.reader.receive() {
                 Received::Closed => return,
+                Received::Silent => {
+                    log::warn!("DXP: nothing from the peer in {} s: closing", patience.as_secs());
+                    if self.current.take().is_some() {
+                        let text = format!("no message in {} s; game ended", patience.as_secs());
+                        let _ = self.chat_error(&text)
+                            && self.send(&Message::GameEnd { reason: 0, stop: 1 });
+                    }
+                    return;
+                }
                 Received::Bad(why) => {
                     if !self.chat_error(&why) {
                         return;
@@ -487,7 +622,7 @@ impl<'a, R: Rules> Connection<'a, R> {
         self.next_follower = !follower;
         let message = Message::GameRequest {
             version: 1,
-            name: format!("damas {}", env!("CARGO_PKG_VERSION")),
+            name: our_name(),
             follower,
             minutes: self.settings.minutes,
             moves: self.settings.moves,
@@ -498,14 +633,8 @@ impl<'a, R: Rules> Connection<'a, R> {
     }
 
     fn new_match(&self, start: Position<R>, ours: Side) -> Match<R> {
-        let minutes = self.settings.minutes;
-        Match {
-            game: Game::new(start),
-            ours,
-            clock: (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60)),
-            moves: self.settings.moves,
-            first_side: start.side_to_move(),
-        }
+        let game = Game::with_rules(start, GameRules::chosen::<R>(self.settings.draw_rules, true));
+        Match::new(game, ours, self.settings.minutes, self.settings.moves)
     }
 
     fn handle(&mut self, message: Message, played: &mut u32) -> Flow {
@@ -556,7 +685,7 @@ impl<'a, R: Rules> Connection<'a, R> {
         moves: u32,
         position: Option<(Side, String)>,
     ) -> Flow {
-        let name = format!("damas {}", env!("CARGO_PKG_VERSION"));
+        let name = our_name();
         if self.settings.initiator {
             return flow(self.chat_error("GAMEREQ sent to the Initiator"));
         }
@@ -576,18 +705,12 @@ impl<'a, R: Rules> Connection<'a, R> {
                 return flow(self.send(&Message::GameAccept { name, code: 2 }));
             }
         };
-        let game = Game::new(start);
+        let game = Game::with_rules(start, GameRules::chosen::<R>(self.settings.draw_rules, true));
         if game.legal_moves().is_empty() {
             self.chat_error("no legal move in the requested position");
             return flow(self.send(&Message::GameAccept { name, code: 2 }));
         }
-        self.current = Some(Match {
-            game,
-            ours: follower,
-            clock: (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60)),
-            moves,
-            first_side: start.side_to_move(),
-        });
+        self.current = Some(Match::new(game, follower, minutes, moves));
         self.engine.new_game();
         if !self.send(&Message::GameAccept { name, code: 0 }) {
             return Flow::Close;
@@ -614,6 +737,10 @@ impl<'a, R: Rules> Connection<'a, R> {
             return flow(ok);
         };
         current.game.play_unchecked(&mv);
+        if let (Some(clock), Some(since)) = (&mut current.their_clock, current.their_turn_since) {
+            *clock = clock.saturating_sub(since.elapsed());
+        }
+        current.their_turn_since = None;
         self.play_if_our_turn()
     }
 
@@ -663,7 +790,23 @@ impl<'a, R: Rules> Connection<'a, R> {
             limits.time_left = None;
         }
         let started = Instant::now();
-        let result = self.engine.go(&current.game, limits, false, &mut Silent);
+        let control = self.engine.control();
+        // Prepared before the watcher starts: a stop it requests at once is not lost.
+        control.prepare(false);
+        let done = AtomicBool::new(false);
+        let engine = &mut *self.engine;
+        let peer = &self.writer;
+        let (result, vanished) = std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| watch(peer, &done, &control));
+            let result = engine.go_prepared(&current.game, limits, &mut Silent);
+            done.store(true, Ordering::Relaxed);
+            (result, watcher.join().unwrap_or(true))
+        });
+        if vanished {
+            log::warn!("DXP: the peer left during our move");
+            self.current = None;
+            return Flow::Close;
+        }
         let used = started.elapsed();
         if let Some(clock) = &mut current.clock {
             *clock = clock.saturating_sub(used);
@@ -677,6 +820,7 @@ impl<'a, R: Rules> Connection<'a, R> {
             Band::Eval(hundredths) => hundredths,
         };
         current.game.play_unchecked(&best);
+        current.their_turn_since = Some(Instant::now());
         let squares = dxp_position::move_squares::<R>(&best);
         let message = Message::Move {
             seconds: used.as_secs() as u32,
@@ -701,6 +845,8 @@ impl<'a, R: Rules> Connection<'a, R> {
         for _ in target..plies {
             current.game.undo();
         }
+        let theirs = current.game.position().side_to_move() != current.ours;
+        current.their_turn_since = theirs.then(Instant::now);
         if !self.send(&Message::BackAccept { code: 0 }) {
             return Flow::Close;
         }

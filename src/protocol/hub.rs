@@ -2,7 +2,7 @@
 //! pydraughts and lidraughts-bot speak it: `hub` / `id` / `param` / `wait`, `set-param`, `init` /
 //! `ready`, `new-game`, `pos`, `level`, `go think|ponder|analyze`, `ponder-hit`, `stop`, `ping`,
 //! `quit`; replies `info`, `done`, `pong`, `error`. Details and client quirks:
-//! ../shared/reference/protocols.md sections 1 and 3.
+//! Scan's `protocol.txt` and pydraughts' `engines/hub.py` (the client our tests mimic).
 //!
 //! Positions arrive as Scan's string (pydraughts' square order on 8x8 boards) or as a PDN FEN;
 //! moves in Hub notation (`from-to`, `fromxtoxcaptured...`) in the variant's own numbering.

@@ -1,4 +1,4 @@
-//! English/American checkers (WCDF and ACF rules; ../shared/reference/rules.md section 1.2).
+//! English/American checkers (WCDF and ACF rules).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
 use crate::geometry::Board8;

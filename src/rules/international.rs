@@ -1,4 +1,4 @@
-//! International draughts (FMJD rules, Annex 1; ../shared/reference/rules.md section 1.3).
+//! International draughts (FMJD rules, Annex 1).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
 use crate::geometry::Board10;

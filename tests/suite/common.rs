@@ -142,3 +142,63 @@ pub fn dxp_listener(extra: &[&str]) -> (DxpServer, String) {
         .expect("damas dxp did not listen");
     (server, address)
 }
+
+/// A DXP GAMEREQ in which damas (the Follower) plays `follower` with `minutes` on its clock,
+/// from `position` if given.
+pub fn dxp_request(
+    follower: damas::types::Side,
+    minutes: u32,
+    position: Option<&Position<damas::rules::International>>,
+) -> String {
+    damas::protocol::dxp::Message::GameRequest {
+        version: 1,
+        name: "tester".into(),
+        follower,
+        minutes,
+        moves: 0,
+        position: position.map(|p| (p.side_to_move(), damas::notation::dxp::write(p))),
+    }
+    .write()
+}
+
+/// Connects to the `damas dxp` at `address` and asks for a game; the answer: GAMEACC's code,
+/// after any CHAT, with the connection.
+pub fn dxp_ask(
+    address: &str,
+    follower: damas::types::Side,
+    minutes: u32,
+) -> (u32, std::net::TcpStream, damas::protocol::dxp::Reader<std::net::TcpStream>) {
+    use damas::protocol::dxp::{Message, Reader, Received};
+    use std::io::Write;
+    let mut stream = std::net::TcpStream::connect(address).expect("connect to damas dxp");
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).expect("read timeout");
+    let mut reader = Reader::new(stream.try_clone().expect("clone the connection"));
+    let request = format!("{}\0", dxp_request(follower, minutes, None));
+    stream.write_all(request.as_bytes()).expect("send GAMEREQ");
+    loop {
+        let text = match reader.receive() {
+            Received::Text(text) => text,
+            other => panic!("expected GAMEACC, got {other:?}"),
+        };
+        match Message::parse(&text) {
+            Ok(Message::Chat(_)) => continue,
+            Ok(Message::GameAccept { code, .. }) => return (code, stream, reader),
+            other => panic!("expected GAMEACC, got {other:?}"),
+        }
+    }
+}
+
+/// Asks the `damas dxp` at `address` for a game until it accepts one (it refuses while it
+/// serves another connection), for at most `limit`; returns how long that took.
+pub fn dxp_ask_until_accepted(address: &str, limit: std::time::Duration) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    loop {
+        let (code, _stream, _reader) = dxp_ask(address, damas::types::Side::Black, 0);
+        if code == 0 {
+            return started.elapsed();
+        }
+        assert_eq!(code, 2, "a busy engine refuses this game only");
+        assert!(started.elapsed() < limit, "damas still busy after {limit:?}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

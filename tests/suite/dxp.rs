@@ -8,10 +8,11 @@ use damas::notation::squares;
 use damas::position::Position;
 use damas::protocol::dxp::{Message, Reader, Received};
 use damas::rules::{International, Numbering};
+use damas::types::Side;
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common;
 use common::DxpServer;
@@ -179,4 +180,126 @@ fn initiator_proposes_and_plays_white() {
         send(&mut stream, &answer.write());
     }
     send(&mut stream, "E00");
+}
+
+/// A GAMEREQ in which damas (the Follower) plays `follower`, from `position` if given.
+fn request(follower: Side, minutes: u32, position: Option<&Position<Intl>>) -> String {
+    common::dxp_request(follower, minutes, position)
+}
+
+#[test]
+fn a_second_client_is_refused_and_a_silent_one_dropped() {
+    let (_server, address) =
+        common::dxp_listener(&["--peer-timeout", "1", "--threads", "1", "--max-move-time", "0.05"]);
+    // The first client connects and says nothing.
+    let silent = TcpStream::connect(&address).expect("connect");
+    silent.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // A second one is told at once that damas is busy, and its game is refused.
+    let started = Instant::now();
+    let mut second = TcpStream::connect(&address).expect("connect");
+    second.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut reader = Reader::new(second.try_clone().unwrap());
+    assert!(matches!(receive(&mut reader), Message::Chat(t) if t.starts_with("busy")));
+    send(&mut second, &request(Side::Black, 0, None));
+    assert!(matches!(receive(&mut reader), Message::GameAccept { code: 2, .. }));
+    assert!(matches!(reader.receive(), Received::Closed));
+    assert!(started.elapsed() < Duration::from_secs(3), "refused in {:?}", started.elapsed());
+    // The silent one is dropped after its second of silence, and damas serves again.
+    let mut silent_reader = Reader::new(silent.try_clone().unwrap());
+    assert!(matches!(silent_reader.receive(), Received::Closed));
+    drop(silent);
+    let waited = common::dxp_ask_until_accepted(&address, Duration::from_secs(10));
+    assert!(waited < Duration::from_secs(5), "served again after {waited:?}");
+}
+
+#[test]
+fn a_peer_that_leaves_while_damas_thinks_frees_it_at_once() {
+    // A 10-minute game with up to 30 s a move: damas, White, thinks 30 s on its first move.
+    let (_server, address) =
+        common::dxp_listener(&["--threads", "1", "--max-move-time", "30", "--peer-timeout", "60"]);
+    let (code, stream, reader) = common::dxp_ask(&address, Side::White, 10);
+    assert_eq!(code, 0);
+    drop((stream, reader));
+    let waited = common::dxp_ask_until_accepted(&address, Duration::from_secs(20));
+    assert!(waited < Duration::from_secs(5), "served again after {waited:?}");
+}
+
+#[test]
+fn a_peer_silent_in_a_game_is_dropped_with_a_game_end() {
+    let (_server, address) =
+        common::dxp_listener(&["--threads", "1", "--max-move-time", "0.05", "--peer-timeout", "1"]);
+    // No clock (0 minutes): a second of silence after damas's move ends the game.
+    let (code, _stream, mut reader) = common::dxp_ask(&address, Side::White, 0);
+    assert_eq!(code, 0);
+    assert!(matches!(receive(&mut reader), Message::Move { .. }));
+    let started = Instant::now();
+    assert!(matches!(receive(&mut reader), Message::Chat(t) if t.contains("no message")));
+    assert!(matches!(receive(&mut reader), Message::GameEnd { reason: 0, .. }));
+    assert!(matches!(reader.receive(), Received::Closed));
+    let waited = started.elapsed();
+    assert!(waited > Duration::from_millis(800) && waited < Duration::from_secs(4), "{waited:?}");
+}
+
+/// Plays damas's two kings against our lone king (never left where it can be taken) and
+/// returns the ply at which damas ended the game with a draw, if it did within `plies`.
+fn two_kings_against_one(draw_rules: &str, plies: usize) -> Option<usize> {
+    let (_server, address) = common::dxp_listener(&[
+        "--threads",
+        "1",
+        "--max-move-time",
+        "0.02",
+        "--draw-rules",
+        draw_rules,
+    ]);
+    // Our king holds the long diagonal (5-46), where two kings cannot catch it.
+    let mut position = common::position::<Intl>("W:WK1,K50:BK46");
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut reader = Reader::new(stream.try_clone().unwrap());
+    send(&mut stream, &request(Side::White, 0, Some(&position)));
+    assert!(matches!(receive(&mut reader), Message::GameAccept { code: 0, .. }));
+    for ply in 0..plies {
+        if ply % 2 == 1 {
+            // Our king moves where no capture waits for it, on the long diagonal if it can.
+            let list = legal_moves(&position);
+            let safe: Vec<_> = list
+                .iter()
+                .copied()
+                .filter(|mv| {
+                    let mut after = position;
+                    after.play(mv);
+                    legal_moves(&after).iter().all(|reply| reply.captured().is_empty())
+                })
+                .collect();
+            let long_diagonal = [5, 10, 14, 19, 23, 28, 32, 37, 41, 46];
+            let mv = *safe
+                .iter()
+                .find(|mv| !mv.captured().is_empty() || long_diagonal.contains(&number(mv.to())))
+                .or(safe.first())
+                .expect("a safe square for the lone king");
+            position.play(&mv);
+            let message = Message::Move {
+                seconds: 0,
+                from: number(mv.from()),
+                to: number(mv.to()),
+                captured: mv.captured().iter().map(number).collect(),
+            };
+            send(&mut stream, &message.write());
+            continue;
+        }
+        match receive(&mut reader) {
+            Message::GameEnd { reason: 2, .. } => return Some(ply),
+            message => apply(&mut position, &message),
+        }
+    }
+    None
+}
+
+#[test]
+fn dxp_games_follow_the_draw_rules_asked_for() {
+    // FMJD 6.4: two pieces with a king against a lone king are a draw after five moves each;
+    // the sites' default rules have no such count.
+    assert_eq!(two_kings_against_one("federation", 16), Some(10));
+    assert_eq!(two_kings_against_one("default", 16), None);
 }
