@@ -277,7 +277,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             Ok(())
         }
         Command::Text => {
-            damas::protocol::run::<damas::protocol::text::Text>(damas::protocol::Input::stdin());
+            damas::protocol::run_text();
             Ok(())
         }
         Command::Dxp {

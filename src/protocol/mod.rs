@@ -351,12 +351,21 @@ pub fn supervise<R: Rules>(
     }
 }
 
+/// The text mode on stdin/stdout, greeting a person at a terminal.
+pub fn run_text() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        emit(&text::greeting());
+    }
+    run::<text::Text>(Input::stdin());
+}
+
 /// The stdin mode chosen by the first line: `hub` starts the Hub protocol, `uci` the UCI-style
 /// dialect, anything else the text mode (which handles that line itself).
 pub fn run_auto() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
-        emit(&format!("damas {}: type help for the commands", env!("CARGO_PKG_VERSION")));
+        emit(&text::greeting());
     }
     let mut input = Input::stdin();
     let first = match input.next_event() {

@@ -40,6 +40,9 @@ pub trait Protocol: Default {
 
     /// Handles one line while no search runs.
     fn handle<R: Rules>(&mut self, session: &mut Session<R>, line: &str) -> Option<Exit>;
+
+    /// Says that the next line is awaited (the text mode's prompt, for a person at a terminal).
+    fn prompt(&self) {}
 }
 
 /// A line's first word and the words after it (None for a blank line).
@@ -317,9 +320,13 @@ impl Drop for SetOnDrop<'_> {
 /// set whenever the variant changes.
 pub fn run<P: Protocol>(mut input: Input) {
     let mut options = Options::with_variant(P::DEFAULT_VARIANT);
+    // One protocol state for the whole run: what it keeps (the Hub level, the text mode's
+    // display) outlives a change of variant.
+    let mut protocol = P::default();
     loop {
         let variant = options.variant;
-        let (exit, back) = with_variant!(variant, R => serve::<P, R>(&mut options, input));
+        let (exit, back) =
+            with_variant!(variant, R => serve::<P, R>(&mut protocol, &mut options, input));
         if exit == Exit::Quit {
             return;
         }
@@ -329,12 +336,22 @@ pub fn run<P: Protocol>(mut input: Input) {
 
 /// One session on rule set `R`: lines until an exit; the options and the input go back to the
 /// caller.
-fn serve<P: Protocol, R: Rules>(options: &mut Options, input: Input) -> (Exit, Input) {
+fn serve<P: Protocol, R: Rules>(
+    protocol: &mut P,
+    options: &mut Options,
+    input: Input,
+) -> (Exit, Input) {
     let mut session = Session::<R>::new(options.clone(), input);
-    let mut protocol = P::default();
+    protocol.prompt();
     loop {
         let exit = match session.input.next_event() {
-            Event::Line(line) => protocol.handle(&mut session, &line),
+            Event::Line(line) => {
+                let exit = protocol.handle(&mut session, &line);
+                if exit.is_none() {
+                    protocol.prompt();
+                }
+                exit
+            }
             Event::Eof => Some(Exit::Quit),
             Event::SearchDone => None,
         };

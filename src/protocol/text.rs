@@ -23,6 +23,7 @@ commands:
   fen [FEN]            show the position as a PDN FEN, or set it
   new                  the start position
   show                 draw the board
+  board on|off         draw it after every move too (on at a terminal)
   moves                the legal moves
   play MOVE...         play moves (PDN like 11-15 or 22x15, or Hub like 22x15x18)
   undo                 take back the last move
@@ -83,18 +84,69 @@ impl<R: Rules> InfoSink<R> for TextInfo<R> {
     }
 }
 
-/// The text mode; it keeps nothing between lines.
-#[derive(Default)]
-pub struct Text;
+/// The text mode. For a person at a terminal it greets, prompts and draws the board after every
+/// move; for a script (input not a terminal) it writes only the answers, unless `board on`.
+pub struct Text {
+    /// The input is a terminal: a person types.
+    interactive: bool,
+    /// Draw the board after each command that changes the position.
+    board: bool,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        use std::io::IsTerminal;
+        let interactive = std::io::stdin().is_terminal();
+        Text { interactive, board: interactive }
+    }
+}
+
+/// What the text mode says first to a person at a terminal.
+pub fn greeting() -> String {
+    format!(
+        "damas {}: draughts and checkers engine, English checkers to start with (`variant` \
+         changes it); type help for the commands, quit to leave.",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The commands after which the position may have changed.
+const MOVING: &[&str] = &["play", "move", "undo", "back", "go", "new", "fen"];
 
 impl Protocol for Text {
     /// English checkers, the default everywhere outside Hub mode; the `variant` command starts
     /// a game of another rule set.
     const DEFAULT_VARIANT: Variant = Variant::English;
 
+    fn prompt(&self) {
+        if self.interactive {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "> ");
+            let _ = out.flush();
+        }
+    }
+
     fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
         let (command, rest) = words(text)?;
         let rest = rest.as_slice();
+        let before = (*session.game.position(), session.game.moves().count());
+        let exit = self.command(session, command, rest);
+        let after = (*session.game.position(), session.game.moves().count());
+        if self.board && MOVING.contains(&command) && before != after {
+            show(&session.game);
+        }
+        exit
+    }
+}
+
+impl Text {
+    fn command<R: Rules>(
+        &mut self,
+        session: &mut Session<R>,
+        command: &str,
+        rest: &[&str],
+    ) -> Option<Exit> {
         let game = &session.game;
         let result = match command {
             "help" | "?" => {
@@ -131,6 +183,17 @@ impl Protocol for Text {
                 show(game);
                 Ok(())
             }
+            "board" => match rest {
+                ["on"] => {
+                    self.board = true;
+                    Ok(())
+                }
+                ["off"] => {
+                    self.board = false;
+                    Ok(())
+                }
+                _ => Err("board on|off".to_string()),
+            },
             "moves" => {
                 let position = *game.position();
                 let list = game.legal_moves();

@@ -197,6 +197,26 @@ fn hub_handshake_in_scans_form() {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }
+    // The README shows this handshake: it must not go stale (the thread count is the machine's).
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let shown: Vec<&str> = readme
+        .lines()
+        .skip_while(|line| *line != "> hub")
+        .skip(1)
+        .take_while(|line| line.starts_with("< "))
+        .map(|line| &line["< ".len()..])
+        .collect();
+    let threads = |line: &str| {
+        if line.starts_with("param name=threads ") {
+            line.split(' ').filter(|w| !w.starts_with("value=")).collect::<Vec<_>>().join(" ")
+        } else {
+            line.to_string()
+        }
+    };
+    let shown: Vec<String> = shown.iter().map(|line| threads(line)).collect();
+    let actual: Vec<String> = lines.iter().map(|line| threads(line)).collect();
+    assert_eq!(shown, actual, "the README's Hub handshake differs from the engine's");
     engine.send("set-param name=threads value=1");
     engine.send("set-param name=initial-time value=300");
     engine.send("init");
@@ -503,9 +523,54 @@ fn text_mode_for_people() {
     assert!(engine.line("perft").starts_with("perft 3 = 658 "));
     engine.send("jump");
     assert!(engine.line("error").contains("unknown command"));
+    // The board after every move when asked (a person at a terminal gets it unasked), kept
+    // across a change of variant; not after a command that moves nothing.
+    engine.send("board on");
+    engine.send("variant english");
+    assert_eq!(engine.line("variant"), "variant english");
+    engine.send("play 11-15");
+    assert_eq!(engine.line("played"), "played 11-15; white to move");
+    let board = engine.until("white to move   FEN");
+    assert!(board.iter().any(|l| l.trim_start().starts_with("5  .   .   b   .")), "{board:?}");
+    engine.send("moves");
+    assert!(engine.line("moves").starts_with("7 legal"));
+    engine.send("board off");
+    engine.send("undo");
+    engine.send("fen");
+    let after_undo = engine.until("B:W");
+    assert_eq!(after_undo.len(), 2, "no board after `board off`: {after_undo:?}");
     engine.send("quit");
     let (ok, err) = engine.wait();
     assert!(ok && err.is_empty(), "{err}");
+}
+
+/// At a terminal (here the `script` tool's pseudo-terminal, where it exists) the text mode
+/// greets, prompts and draws the board after a move.
+#[test]
+fn text_mode_greets_and_prompts_at_a_terminal() {
+    let command = format!("{} text", env!("CARGO_BIN_EXE_damas"));
+    let Ok(mut child) = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    else {
+        eprintln!("skipped: no `script` tool to give damas a terminal");
+        return;
+    };
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = stdin.write_all(b"play 11-15\n");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let output = child.wait_with_output().expect("script ran");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("damas "), "{text}");
+    assert!(text.contains("type help"), "{text}");
+    assert!(text.contains("> "), "a prompt: {text}");
+    assert!(text.contains("5  .   .   b   ."), "the board after the move: {text}");
 }
 
 #[test]
