@@ -4,7 +4,7 @@
 
 use crate::game::Game;
 use crate::game::replay::{Notation, play_moves};
-use crate::notation::pdn::PdnGame;
+use crate::notation::pdn::{self, PdnGame};
 use crate::notation::{diagram, fen, moves, svg};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -240,6 +240,14 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
     let played: Vec<_> = game.moves().copied().collect();
     let mut engine = engine::<R>(&Settings { multipv: 1, ..settings.clone() })?;
     let limits = limits(settings, 1.0);
+    if settings.json {
+        let tags: Vec<String> = game_text
+            .tags
+            .iter()
+            .map(|(key, value)| format!("{}:{}", json_string(key), json_string(value)))
+            .collect();
+        println!("{{\"type\":\"game\",\"tags\":{{{}}}}}", tags.join(","));
+    }
     // Score and best move of every position, the final one included, for the side to move.
     let mut replay = Game::new(start);
     let mut searched = Vec::with_capacity(played.len() + 1);
@@ -255,18 +263,27 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
         }
     }
     let mut position = start;
-    let mut annotated = String::new();
+    let mut annotated = Vec::with_capacity(played.len());
+    // Move numbers count the rule set's first mover's moves: a game that starts with the other
+    // side to move begins `1...`.
+    let first_mover = Position::<R>::start().side_to_move();
+    let offset = usize::from(start.side_to_move() != first_mover);
     for (index, mv) in played.iter().enumerate() {
         let text = moves::to_pdn(&position, mv);
         let Some(result) = &searched[index] else { break };
         let best_score = result.score.value();
-        // The move's own score is the next position's, turned round.
-        let after = searched[index + 1].as_ref().map_or(best_score, |next| -next.score.value());
-        let loss = if result.best == Some(*mv) { 0 } else { (best_score - after).max(0) };
+        // The move's own score: the position's when it is the engine's choice too (one move,
+        // one score), else the next position's, turned round.
+        let after = match &searched[index + 1] {
+            _ if result.best == Some(*mv) => best_score,
+            Some(next) => -next.score.value(),
+            None => best_score,
+        };
+        let loss = (best_score - after).max(0);
         let mark = MARKS.iter().find(|(limit, _)| loss >= *limit).map_or("", |(_, m)| *m);
         let best = result.best.map(|b| moves::to_pdn(&position, &b)).unwrap_or_default();
-        let number = index / 2 + 1;
-        let first = position.side_to_move() == start.side_to_move();
+        let number = (index + offset) / 2 + 1;
+        let first = position.side_to_move() == first_mover;
         if settings.json {
             println!(
                 "{{\"type\":\"move\",\"ply\":{},\"move\":{},\"score\":{after},\"best\":{},\"best_score\":{best_score},\"mark\":{}}}",
@@ -285,24 +302,25 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
                 Score::new(best_score)
             );
         }
-        if first || index == 0 {
-            annotated.push_str(&format!("{number}{} ", if first { "." } else { "..." }));
-        }
-        annotated.push_str(&format!("{text}{mark} {{{}", Score::new(after)));
+        let mut comment = Score::new(after).to_string();
         if !mark.is_empty() {
-            annotated.push_str(&format!(", best {best} {}", Score::new(best_score)));
+            comment.push_str(&format!(", best {best} {}", Score::new(best_score)));
         }
-        annotated.push_str("} ");
+        annotated.push((format!("{text}{mark}"), Some(comment)));
         position.play(mv);
     }
     if !settings.json {
-        if let Some(fen_tag) = game_text.tag("FEN") {
-            println!("\n[FEN \"{fen_tag}\"]");
-        } else {
-            println!();
-        }
+        // The game's own tags, with ours as the annotator.
+        let mut tags: Vec<(String, String)> = game_text
+            .tags
+            .iter()
+            .filter(|(key, _)| !key.eq_ignore_ascii_case("Annotator"))
+            .cloned()
+            .collect();
+        tags.push(("Annotator".into(), format!("damas {}", env!("CARGO_PKG_VERSION"))));
         let result = game_text.result.as_deref().unwrap_or("*");
-        println!("{}{result}", annotated);
+        println!();
+        print!("{}", pdn::write_numbered(&tags, &annotated, result, offset == 1));
         println!("final position: {}", game.outcome());
     }
     Ok(())

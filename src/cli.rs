@@ -213,11 +213,11 @@ pub enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Show this many best lines.
-        #[arg(long, default_value_t = 1)]
+        /// Show this many best lines (one position, or each of --file's).
+        #[arg(long, default_value_t = 1, conflicts_with = "pdn")]
         multipv: usize,
         /// Write an SVG diagram of the position with the best move as an arrow to this file.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["pdn", "file"])]
         svg: Option<String>,
         /// One JSON object per line instead of text.
         #[arg(long)]

@@ -253,6 +253,17 @@ pub fn write(
     moves: &[(String, Option<String>)],
     result: &str,
 ) -> String {
+    write_numbered(tags, moves, result, false)
+}
+
+/// [`write`], with the first move numbered `1...` when `second_mover_first` (a game from a
+/// position where the side that does not open the game is to move), as PDN numbers moves.
+pub fn write_numbered(
+    tags: &[(String, String)],
+    moves: &[(String, Option<String>)],
+    result: &str,
+    second_mover_first: bool,
+) -> String {
     let mut text = String::new();
     for (name, value) in tags {
         let value = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -271,9 +282,13 @@ pub fn write(
         }
         line.push_str(word);
     };
+    let offset = usize::from(second_mover_first);
     for (index, (mv, comment)) in moves.iter().enumerate() {
-        if index % 2 == 0 {
-            push(&format!("{}.", index / 2 + 1), &mut text);
+        let ply = index + offset;
+        if ply % 2 == 0 {
+            push(&format!("{}.", ply / 2 + 1), &mut text);
+        } else if index == 0 {
+            push("1...", &mut text);
         }
         push(mv, &mut text);
         if let Some(comment) = comment {

@@ -171,6 +171,43 @@ fn analyze_multipv_svg_file_and_pdn() {
     let text = stdout(&output);
     assert_eq!(text.lines().filter(|l| l.starts_with("{\"type\":\"move\"")).count(), 30);
     assert!(text.contains("\"move\":\"11-15\",") && text.contains("\"mark\":\"??\""), "{text}");
+    // A game from a position with Black to move, where White opens the game: numbered from
+    // `1...`, its tags kept (escapes included) with damas as the annotator, and a move that is
+    // also the engine's choice gets one score.
+    let black_first = dir.join("black-first.pdn");
+    std::fs::write(
+        &black_first,
+        "[Event \"Cup [A]\"]\n[White \"Smith, \\\"J\\\"\"]\n[GameType \"20\"]\n\
+         [FEN \"B:W31,32,33,34,35,36,37,38,39,40:B11,12,13,14,15,16,17,18,19,20\"]\n\
+         1... 19-23 2. 34-29 23x45 3. 35-30 14-19 *\n",
+    )
+    .unwrap();
+    let path = black_first.to_str().unwrap();
+    let output = damas(&["analyze", "--pdn", path, "--depth", "4", "--threads", "1"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(text.starts_with("1...   19-23 "), "{text}");
+    assert!(text.contains("\n2.     34-29") && text.contains("\n2...   23x45"), "{text}");
+    for tag in [
+        "[Event \"Cup [A]\"]",
+        "[White \"Smith, \\\"J\\\"\"]",
+        "[GameType \"20\"]",
+        "[Annotator \"damas ",
+    ] {
+        assert!(text.contains(tag), "{tag} missing: {text}");
+    }
+    assert!(text.contains("\n1... 19-23 {"), "{text}");
+    for line in text.lines().take(5) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [_, played, score, "best", best, best_score] = words[..] {
+            if played == best {
+                assert_eq!(score, best_score, "one move, one score: {line}");
+            }
+        }
+    }
+    // What applies to one position only is refused with a game file.
+    fails_with(&["analyze", "--pdn", path, "--svg", "x.svg"], "cannot be used with");
+    fails_with(&["analyze", "--pdn", path, "--multipv", "2"], "cannot be used with");
     // Bad input: a clear error, exit status 2.
     fails_with(&["analyze", "--multipv", "0"], "--multipv");
     fails_with(&["analyze", "--pdn", "/nonexistent.pdn"], "cannot read");
