@@ -262,6 +262,24 @@ pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(),
             replay.play_unchecked(mv);
         }
     }
+    // A position without moves (a problem collection's): its best line is the answer.
+    if let (true, Some(Some(result))) = (played.is_empty(), searched.first()) {
+        let best = result.best.map(|b| moves::to_pdn(&start, &b)).unwrap_or_default();
+        let pv = line(&start, &result.pv);
+        if settings.json {
+            let pv: Vec<String> = pv.iter().map(|m| json_string(m)).collect();
+            println!(
+                "{{\"type\":\"position\",\"fen\":{},\"best\":{},\"score\":{},\"score_text\":{},\"pv\":[{}]}}",
+                json_string(&fen::write(&start)),
+                json_string(&best),
+                result.score.value(),
+                json_string(&result.score.to_string()),
+                pv.join(",")
+            );
+        } else {
+            println!("no moves: best {best}  ({})  line {}", result.score, pv.join(" "));
+        }
+    }
     let mut position = start;
     let mut annotated = Vec::with_capacity(played.len());
     // Move numbers count the rule set's first mover's moves: a game that starts with the other

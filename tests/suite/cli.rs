@@ -205,6 +205,19 @@ fn analyze_multipv_svg_file_and_pdn() {
             }
         }
     }
+    // A problem collection (FENs without moves): each position's best line.
+    let problems = dir.join("problems.pdn");
+    std::fs::write(
+        &problems,
+        "[Event \"1\"]\n[GameType \"21\"]\n[FEN \"W:W22,30:B18\"]\n*\n\n\
+         [Event \"2\"]\n[GameType \"21\"]\n[FEN \"W:WK22,K30:BK3\"]\n*\n",
+    )
+    .unwrap();
+    let output = damas(&["analyze", "--pdn", problems.to_str().unwrap(), "-d", "12", "-t", "1"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(text.contains("no moves: best 22x15  (win in 1)"), "{text}");
+    assert!(text.contains("no moves: best 22-18  (win in"), "{text}");
     // What applies to one position only is refused with a game file.
     fails_with(&["analyze", "--pdn", path, "--svg", "x.svg"], "cannot be used with");
     fails_with(&["analyze", "--pdn", path, "--multipv", "2"], "cannot be used with");
