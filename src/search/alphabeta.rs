@@ -37,6 +37,9 @@ pub struct Searcher<R: Rules> {
     lists: Vec<MoveList<Bits<R>>>,
     orders: Vec<Vec<(i32, usize)>>,
     deferred: Vec<Vec<usize>>,
+    /// Per ply: the quiet moves searched at the node so far (list indices), which lose history
+    /// when a later quiet move cuts off.
+    quiets: Vec<Vec<usize>>,
     /// Other threads search the same tree (moves they are busy with may be deferred).
     shared: bool,
     killers: Vec<[Option<(u8, u8)>; 2]>,
@@ -86,6 +89,7 @@ impl<R: Rules> Searcher<R> {
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            quiets: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             shared: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (<Bits<R> as BitSet>::WIDTH as usize).pow(2)],
@@ -378,6 +382,8 @@ impl<R: Rules> Searcher<R> {
         // idea): by then that thread's result is likely in the table.
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
         let may_defer = self.shared && depth >= DEFER_DEPTH;
         let (mut pick, mut next_deferred) = (0, 0);
         loop {
@@ -446,6 +452,7 @@ impl<R: Rules> Searcher<R> {
                 self.lists[ply] = list;
                 self.orders[ply] = order;
                 self.deferred[ply] = deferred;
+                self.quiets[ply] = quiets;
                 return 0;
             }
             if score > best {
@@ -457,16 +464,24 @@ impl<R: Rules> Searcher<R> {
                     if score >= beta {
                         if !mv.is_capture() {
                             self.reward(&mv, depth, ply);
+                            for &tried in &quiets {
+                                let tried = list.as_slice()[tried];
+                                self.update_history(&tried, -history_bonus(depth));
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !mv.is_capture() {
+                quiets.push(index);
             }
         }
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
         self.orders[ply] = order;
         self.deferred[ply] = deferred;
+        self.quiets[ply] = quiets;
         if ply == 0 && !self.excluded.is_empty() {
             // A root searched without some moves is not the position's true value.
             return best;
@@ -584,9 +599,21 @@ impl<R: Rules> Searcher<R> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(from_to);
         }
-        let slot = &mut self.history[history_index::<R>(mv.from(), mv.to())];
-        *slot = (*slot + depth * depth).min(1 << 19);
+        self.update_history(mv, history_bonus(depth));
     }
+
+    /// Moves a history entry by `bonus` (negative: a malus), less as it nears its bound
+    /// ("gravity": an entry that is often confirmed stays high without growing for ever, and one
+    /// that starts failing comes down quickly).
+    fn update_history(&mut self, mv: &MoveOf<R>, bonus: i32) {
+        let slot = &mut self.history[history_index::<R>(mv.from(), mv.to())];
+        *slot += bonus - *slot * bonus.abs() / params::HISTORY_MAX;
+    }
+}
+
+/// The history reward of a cutoff at `depth` plies.
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(params::HISTORY_MAX / 4)
 }
 
 /// Gives the table's move the first place, if it is in the list (the index and squares must

@@ -9,3 +9,5 @@
 pub const STATIC_CUT_DEPTH: i32 = 3;
 /// See [`STATIC_CUT_DEPTH`]; in hundredths of a man.
 pub const STATIC_CUT_MARGIN: i32 = 80;
+/// Bound of a history entry, in either direction (quiet moves are ordered by it).
+pub const HISTORY_MAX: i32 = 1 << 14;
