@@ -270,6 +270,52 @@ fn analyze_refuses_a_hash_table_it_cannot_have() {
     }
 }
 
+/// A build killed without warning (SIGKILL: no handler runs) keeps the slices it finished; the
+/// next build says so, makes the rest, and the whole set verifies.
+#[test]
+fn an_egdb_build_killed_midway_resumes() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-egdb-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().expect("utf-8 temp dir");
+    let slices = |dir: &std::path::Path| {
+        std::fs::read_dir(dir).map_or(0, |entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "egdb"))
+                .count()
+        })
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["egdb", "build", "--pieces", "4", "--egdb-path", path, "-t", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the build");
+    // Kill it once a few slices are written, well before the end (41 slices up to 4 pieces).
+    let started = std::time::Instant::now();
+    while slices(&dir) < 6 {
+        assert!(started.elapsed().as_secs() < 120, "the build wrote no slice");
+        assert!(child.try_wait().expect("poll").is_none(), "the build ended too soon");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().expect("kill the build");
+    let _ = child.wait();
+    let kept = slices(&dir);
+    assert!(kept < 41, "killed before the end: {kept} slices");
+    let again = damas(&["egdb", "build", "--pieces", "4", "--egdb-path", path]);
+    let err = stderr(&again);
+    assert!(again.status.success(), "{err}");
+    assert!(err.contains(&format!("{kept} slices already built, kept")), "{err}");
+    let verify = damas(&["egdb", "verify", "--egdb-path", path]);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    let checked = stdout(&verify);
+    assert!(
+        checked.contains("6408836 positions in 41 slices checked: all consistent"),
+        "{checked}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn egdb_build_resumes_probes_counts_and_verifies() {
     let dir = std::env::temp_dir().join(format!("damas-cli-egdb-{}", std::process::id()));
