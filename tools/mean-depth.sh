@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The depth the search completes in a fixed time on each bench position (src/bench.rs), one
+# thread, and their mean: the "mean depth at 0.1 s" column of the README's search table.
+#   tools/mean-depth.sh [damas-binary] [seconds]
+# Compare two builds by running it on each, alternately, more than once: the depth reached in a
+# fixed time varies with the machine's load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+damas="${1:-target/release/damas}"
+seconds="${2:-0.1}"
+python3 - "$damas" "$seconds" <<'PY'
+import json, re, subprocess, sys
+damas, seconds = sys.argv[1], sys.argv[2]
+source = open("src/bench.rs").read()
+table = source[source.index("pub const POSITIONS"):]
+table = table[:table.index("];")]
+depths = []
+for variant, fen in re.findall(r'Variant::(\w+),\s*"([^"]+)"', table):
+    out = subprocess.run(
+        [damas, "analyze", "--variant", variant.lower(), "--fen", fen, "--time", seconds,
+         "--threads", "1", "--json", "--egdb-path", "none"],
+        capture_output=True, text=True, check=True).stdout
+    found = [json.loads(line)["depth"] for line in out.splitlines() if '"bestmove"' in line]
+    depths.append(found[-1] if found else 0)
+print(" ".join(map(str, depths)), f"mean {sum(depths) / len(depths):.2f}")
+PY
