@@ -632,8 +632,13 @@ impl<'a, R: Rules> Connection<'a, R> {
         self.send(&message)
     }
 
+    /// A game from `start` under the draw rules asked for (every DXP game starts here).
+    fn game_from(&self, start: Position<R>) -> Game<R> {
+        Game::with_rules(start, GameRules::chosen::<R>(self.settings.draw_rules, true))
+    }
+
     fn new_match(&self, start: Position<R>, ours: Side) -> Match<R> {
-        let game = Game::with_rules(start, GameRules::chosen::<R>(self.settings.draw_rules, true));
+        let game = self.game_from(start);
         Match::new(game, ours, self.settings.minutes, self.settings.moves)
     }
 
@@ -705,7 +710,7 @@ impl<'a, R: Rules> Connection<'a, R> {
                 return flow(self.send(&Message::GameAccept { name, code: 2 }));
             }
         };
-        let game = Game::with_rules(start, GameRules::chosen::<R>(self.settings.draw_rules, true));
+        let game = self.game_from(start);
         if game.legal_moves().is_empty() {
             self.chat_error("no legal move in the requested position");
             return flow(self.send(&Message::GameAccept { name, code: 2 }));

@@ -110,9 +110,6 @@ pub fn greeting() -> String {
     )
 }
 
-/// The commands after which the position may have changed.
-const MOVING: &[&str] = &["play", "move", "undo", "back", "go", "new", "fen"];
-
 impl Protocol for Text {
     /// English checkers, the default everywhere outside Hub mode; the `variant` command starts
     /// a game of another rule set.
@@ -133,7 +130,8 @@ impl Protocol for Text {
         let before = (*session.game.position(), session.game.moves().count());
         let exit = self.command(session, command, rest);
         let after = (*session.game.position(), session.game.moves().count());
-        if self.board && MOVING.contains(&command) && before != after {
+        // Only commands that play, take back or set up change the position or the move count.
+        if self.board && before != after {
             show(&session.game);
         }
         exit
