@@ -178,6 +178,10 @@ pub enum Command {
     /// E.g. `damas egdb build --variant english --pieces 4`.
     #[command(subcommand)]
     Egdb(crate::egdb_cli::EgdbCommand),
+    /// Opening books: `build` (searches the opening's positions, resumable) and `probe`. E.g.
+    /// `damas book build --variant english --out english.book`.
+    #[command(subcommand)]
+    Book(crate::book_cli::BookCommand),
     /// PDN files: `check` replays every game and reports the first move that does not replay.
     /// E.g. `damas pdn check games.pdn`.
     #[command(subcommand)]
@@ -466,6 +470,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
         Command::Train(args) => crate::train_cli::run_train(&args),
         Command::Egdb(command) => crate::egdb_cli::run(&command),
         Command::Pdn(command) => crate::pdn_cli::run(&command),
+        Command::Book(command) => crate::book_cli::run(&command),
         Command::Variants => {
             for variant in Variant::ALL {
                 let aliases = variant.aliases();

@@ -21,6 +21,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bitset;
+pub mod book;
 pub mod datagen;
 pub mod egdb;
 pub mod eval;

@@ -1,6 +1,7 @@
 //! The `damas` binary: parses the command line and hands over to [`cli`]. The command line
 //! lives here, not in the library, so that users of the library do not build clap.
 
+mod book_cli;
 mod cli;
 mod egdb_cli;
 mod match_cli;

@@ -470,14 +470,28 @@ impl CheckerBoard {
                 }
                 Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
             }
-            // No opening book yet (its own issue), nor Kingsrow's separate win/loss/draw and
-            // moves-to-conversion switches (damas's files hold both): the GUI is told "none",
-            // and asking for one is refused.
-            ("get", "book" | "enable_wld" | "enable_mtc") => Ok("0".to_string()),
-            ("get", "bookfile" | "mtcpath") => Ok(String::new()),
-            ("set", "book" | "enable_wld" | "enable_mtc") if value == "0" => Ok("0".to_string()),
-            ("set", "book" | "bookfile") => {
-                Err(format!("damas has no opening book yet ({name} {value})"))
+            // The opening book: on (1, Kingsrow's "best moves") or off (0); its file.
+            ("get", "book") => Ok(if self.host.options().book { "1" } else { "0" }.to_string()),
+            ("set", "book") => {
+                let on =
+                    value.parse::<u32>().map_err(|_| format!("book takes 0 to 3, not {value}"))?;
+                self.host.set_option("book", if on > 0 { "true" } else { "false" })?;
+                Ok(if on > 0 { "1" } else { "0" }.to_string())
+            }
+            ("get" | "set", "bookfile") => {
+                let spec = option_spec("book-file").ok_or_else(|| "?".to_string())?;
+                if verb == "set" {
+                    self.host.set_option(spec.name, value)?;
+                }
+                Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
+            }
+            // Kingsrow's separate win/loss/draw and moves-to-conversion switches: damas's
+            // database files hold both, so the GUI is told "off", and turning them on is refused.
+            ("get", "enable_wld" | "enable_mtc") => Ok("0".to_string()),
+            ("get", "mtcpath") => Ok(String::new()),
+            ("set", "enable_wld" | "enable_mtc") if value == "0" => Ok("0".to_string()),
+            ("set", "enable_wld" | "enable_mtc" | "mtcpath") => {
+                Err(format!("damas keeps distances in its own database files ({name} {value})"))
             }
             ("get", _) => {
                 let spec = option_spec(name).ok_or_else(|| "?".to_string())?;
@@ -935,6 +949,15 @@ mod tests {
             engine.command("get movelist W:Wa1:Bh8").expect("movelist").starts_with("movelist 1,")
         );
         assert_eq!(fit("ab\u{e9}", 3), "ab");
+        // The opening book: on by default, Kingsrow's levels 1-3 all mean on.
+        assert_eq!(engine.command("get book").as_deref(), Ok("1"));
+        assert_eq!(engine.command("set book 0").as_deref(), Ok("0"));
+        assert_eq!(engine.command("get book").as_deref(), Ok("0"));
+        assert_eq!(engine.command("set book 2").as_deref(), Ok("1"));
+        assert!(engine.command("set book lots").is_err());
+        let missing = engine.command("set bookfile /nowhere/x.book");
+        assert!(missing.as_ref().is_err_and(|e| e.contains("/nowhere/x.book")), "{missing:?}");
+        assert_eq!(engine.command("get bookfile").as_deref(), Ok(""));
     }
 
     #[test]

@@ -49,6 +49,12 @@ pub struct Options {
     pub draw_rules: String,
     /// Whether capturing is compulsory (off: the optional-capture house rule of casual sites).
     pub mandatory_capture: bool,
+    /// Whether the engine plays its first moves from an opening book.
+    pub book: bool,
+    /// The book file (empty: the one built in for the rule set, if any).
+    pub book_file: String,
+    /// Book moves scored within this many hundredths of a man of the best are played.
+    pub book_margin: usize,
 }
 
 /// What kind of value an option takes.
@@ -89,6 +95,9 @@ enum Field {
     EgdbPieces,
     DrawRules,
     MandatoryCapture,
+    Book,
+    BookFile,
+    BookMargin,
 }
 
 /// One option.
@@ -217,6 +226,31 @@ pub const OPTIONS: &[Spec] = &[
         field: Field::MandatoryCapture,
     },
     Spec {
+        name: "book",
+        uci: Some("OwnBook"),
+        hub: true,
+        kind: Kind::Bool,
+        help: "whether the engine plays its first moves from the opening book",
+        field: Field::Book,
+    },
+    Spec {
+        name: "book-file",
+        uci: Some("BookFile"),
+        hub: true,
+        kind: Kind::Text,
+        help: "an opening book file of `damas book build` (empty: the built-in book)",
+        field: Field::BookFile,
+    },
+    Spec {
+        name: "book-margin",
+        uci: Some("BookMargin"),
+        hub: true,
+        kind: Kind::Int { min: 0, max: 100 },
+        help: "book moves within this many hundredths of a man of the best one are played \
+               (0: only the best)",
+        field: Field::BookMargin,
+    },
+    Spec {
         name: "tt-size",
         uci: None,
         hub: false,
@@ -254,6 +288,9 @@ impl Options {
             egdb_pieces: 0,
             draw_rules: "default".to_string(),
             mandatory_capture: true,
+            book: true,
+            book_file: String::new(),
+            book_margin: crate::book::DEFAULT_MARGIN as usize,
         }
     }
 
@@ -274,6 +311,9 @@ impl Options {
             Field::EgdbPieces => self.egdb_pieces.to_string(),
             Field::DrawRules => self.draw_rules.clone(),
             Field::MandatoryCapture => self.mandatory_capture.to_string(),
+            Field::Book => self.book.to_string(),
+            Field::BookFile => self.book_file.clone(),
+            Field::BookMargin => self.book_margin.to_string(),
         }
     }
 
@@ -344,6 +384,11 @@ impl Options {
             Field::EgdbCache => self.egdb_cache = number()?,
             Field::EgdbPieces => self.egdb_pieces = number()?,
             Field::MandatoryCapture => self.mandatory_capture = flag()?,
+            Field::Book => self.book = flag()?,
+            Field::BookMargin => self.book_margin = number()?,
+            Field::BookFile => {
+                self.book_file = if value == "<empty>" { String::new() } else { value.to_string() };
+            }
         }
         Ok(())
     }

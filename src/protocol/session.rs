@@ -6,6 +6,7 @@
 //! Depends on `game`, `search` and the sibling modules; writes nothing itself.
 
 use super::{Background, Event, Input, Options, Urgent, supervise};
+use crate::book::{self, Book};
 use crate::egdb::{self, Egdb};
 use crate::eval::Evaluator;
 use crate::game::replay::{Notation, ReplayError, play_moves};
@@ -107,6 +108,20 @@ impl<R: Rules> Session<R> {
         Ok(egdb.map(Arc::new))
     }
 
+    /// The opening book the options choose: none when `book` is off, else the `book-file`, or
+    /// the book built in for the rule set.
+    fn book(options: &Options) -> Result<Option<Arc<Book<R>>>, String> {
+        if !options.book {
+            return Ok(None);
+        }
+        let book = if options.book_file.is_empty() {
+            book::builtin::<R>()
+        } else {
+            Some(Book::load(Path::new(&options.book_file))?)
+        };
+        Ok(book.map(Arc::new))
+    }
+
     /// The engine the options describe (built now if there is none yet).
     fn take_engine(&mut self) -> Engine<R> {
         let options = &self.options;
@@ -122,9 +137,14 @@ impl<R: Rules> Session<R> {
                 log::warn!("{error}; playing without endgame databases");
                 None
             });
+            let book = Self::book(options).unwrap_or_else(|error| {
+                log::warn!("{error}; playing without an opening book");
+                None
+            });
             let config = EngineConfig::new(options.threads, options.hash)
                 .with_evaluator(evaluator)
-                .with_egdb(egdb);
+                .with_egdb(egdb)
+                .with_book(book);
             Engine::with_config(config)
         });
         if engine.threads() != options.threads {
@@ -132,6 +152,7 @@ impl<R: Rules> Session<R> {
         }
         engine.set_multipv(options.multipv);
         engine.set_level(options.level);
+        engine.set_book_margin(options.book_margin as i32);
         engine
     }
 
@@ -192,6 +213,13 @@ impl<R: Rules> Session<R> {
             let egdb = Self::egdb(now)?;
             if let Some(engine) = &mut self.engine {
                 engine.set_egdb(egdb);
+            }
+        }
+        let now = &self.options;
+        if now.book != before.book || now.book_file != before.book_file {
+            let book = Self::book(now)?;
+            if let Some(engine) = &mut self.engine {
+                engine.set_book(book);
             }
         }
         let now = &self.options;

@@ -1,11 +1,11 @@
 //! What an engine is given from outside: threads, table size, the evaluation it scores
-//! positions with and the endgame databases it probes. The binary, the protocols' session,
-//! `damas match` and programs using the library all build engines from one of these; the
-//! subsystems still to come (an opening book) are handed over here in the same way, as a field
-//! each.
+//! positions with, the endgame databases it probes and the opening book it plays from. The
+//! binary, the protocols' session, `damas match` and programs using the library all build
+//! engines from one of these; a subsystem is handed over here as a field.
 //!
-//! Depends on `eval`, `egdb` and the rules library; no I/O.
+//! Depends on `eval`, `egdb`, `book` and the rules library; no I/O.
 
+use crate::book::Book;
 use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::rules::Rules;
@@ -22,12 +22,21 @@ pub struct EngineConfig<R: Rules> {
     pub evaluator: Arc<Evaluator<R>>,
     /// Endgame databases to probe (None: none), shared by every search thread.
     pub egdb: Option<Arc<Egdb<R>>>,
+    /// The opening book to play from (None: none); only games use it, never an analysis or a
+    /// search bounded by depth or nodes.
+    pub book: Option<Arc<Book<R>>>,
 }
 
 impl<R: Rules> EngineConfig<R> {
     /// `threads` threads, a `hash_mb` MiB table and the rule set's default evaluation.
     pub fn new(threads: usize, hash_mb: usize) -> Self {
-        EngineConfig { threads, hash_mb, evaluator: Arc::new(Evaluator::new()), egdb: None }
+        EngineConfig {
+            threads,
+            hash_mb,
+            evaluator: Arc::new(Evaluator::new()),
+            egdb: None,
+            book: None,
+        }
     }
 
     /// The same with another evaluation (other weights, a trained one).
@@ -38,5 +47,10 @@ impl<R: Rules> EngineConfig<R> {
     /// The same, probing `egdb`.
     pub fn with_egdb(self, egdb: Option<Arc<Egdb<R>>>) -> Self {
         EngineConfig { egdb, ..self }
+    }
+
+    /// The same, playing from `book`.
+    pub fn with_book(self, book: Option<Arc<Book<R>>>) -> Self {
+        EngineConfig { book, ..self }
     }
 }

@@ -24,12 +24,14 @@ pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
 use crate::bitset::BitSet;
+use crate::book::{self, Book};
 use crate::egdb::{Egdb, Outcome};
 use crate::eval::Evaluator;
 use crate::game::{Game, Verdict};
 use crate::position::MoveOf;
 use crate::position::Position;
 use crate::rules::Rules;
+use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -215,6 +217,8 @@ pub struct Engine<R: Rules> {
     evaluator: Arc<Evaluator<R>>,
     /// The endgame databases given in the configuration, shared by every search thread.
     egdb: Option<Arc<Egdb<R>>>,
+    /// The opening book given in the configuration.
+    book: Option<Arc<Book<R>>>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
@@ -222,6 +226,10 @@ pub struct Engine<R: Rules> {
     level: u32,
     /// Varies a weakened engine's choices from one move to the next.
     draws: u64,
+    /// Varies the book's choices.
+    book_draws: u64,
+    /// Book moves within this many hundredths of a man of the best are played.
+    book_margin: Value,
 }
 
 impl<R: Rules> Engine<R> {
@@ -251,12 +259,16 @@ impl<R: Rules> Engine<R> {
         let mut engine = Engine {
             evaluator: config.evaluator,
             egdb: config.egdb,
+            book: config.book,
             tt: Arc::new(table),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
             multipv: 1,
             level: MAX_LEVEL,
             draws: 0,
+            // Seeded at random, so that book choices differ from one engine to the next.
+            book_draws: std::collections::hash_map::RandomState::new().hash_one(0u64),
+            book_margin: book::DEFAULT_MARGIN,
         };
         engine.set_threads(config.threads);
         engine
@@ -285,6 +297,22 @@ impl<R: Rules> Engine<R> {
         self.searchers.clear();
         self.set_threads(threads);
         self.new_game();
+    }
+
+    /// Plays from `book` from now on (None: no book).
+    pub fn set_book(&mut self, book: Option<Arc<Book<R>>>) {
+        self.book = book;
+    }
+
+    /// Plays book moves scored within `margin` hundredths of a man of the best one (0: the
+    /// best only).
+    pub fn set_book_margin(&mut self, margin: Value) {
+        self.book_margin = margin.max(0);
+    }
+
+    /// The opening book in use.
+    pub fn book(&self) -> Option<&Book<R>> {
+        self.book.as_deref()
     }
 
     /// The endgame databases in use.
@@ -375,6 +403,41 @@ impl<R: Rules> Engine<R> {
         self.go_prepared(game, limits, sink)
     }
 
+    /// The opening book's move for `game`'s position, when the book has it and the search is
+    /// a game's (not an analysis, a ponder search, a search bounded by depth or nodes, several
+    /// lines, or a weakened level): one of the book moves within the book margin of the best,
+    /// drawn at random.
+    fn book_move(&mut self, game: &Game<R>, limits: &Limits) -> Option<SearchResult<R>> {
+        let book = self.book.as_deref()?;
+        let searching_for_a_game = !limits.analysis
+            && !limits.infinite
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && !self.control.ponder.load(Ordering::Relaxed)
+            && self.multipv <= 1
+            && self.level >= MAX_LEVEL;
+        if !searching_for_a_game {
+            return None;
+        }
+        self.book_draws = self.book_draws.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+        let choice = book.choose(
+            game.position(),
+            &game.legal_moves(),
+            self.book_margin,
+            self.book_draws >> 32,
+        )?;
+        Some(SearchResult {
+            best: Some(choice.mv),
+            ponder: None,
+            score: Score::new(choice.score),
+            depth: 1,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: vec![choice.mv],
+            verdict: None,
+        })
+    }
+
     /// [`Engine::go`] after the caller has prepared the flags with [`Control::prepare`]: a stop
     /// that arrives before the search starts is not lost.
     ///
@@ -402,6 +465,19 @@ impl<R: Rules> Engine<R> {
                 pv: Vec::new(),
                 verdict: Some(verdict),
             };
+        }
+        if let Some(book_move) = self.book_move(game, &limits) {
+            sink.info(&Info {
+                depth: 1,
+                multipv: 1,
+                seldepth: 1,
+                mean_depth: 1.0,
+                score: book_move.score,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: book_move.pv.clone(),
+            });
+            return SearchResult { time: started.elapsed(), ..book_move };
         }
         if let Some(known) = self.egdb.as_deref().and_then(|egdb| known_result(egdb, game)) {
             sink.info(&Info {

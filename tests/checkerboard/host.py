@@ -319,7 +319,7 @@ def garbage(lib, expect_panic):
         (b"set dbpath /nowhere", "a database directory that is not there"),
         (b"set dbmbytes 0", "no memory for the databases"),
         (b"set max_dbpieces 99", "more database pieces than any slice"),
-        (b"set bookfile /nowhere", "no opening book yet"),
+        (b"set bookfile /nowhere", "a book file that is not there"),
         (b"", "empty command"),
     ]
     for raw, what in cases:

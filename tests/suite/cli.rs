@@ -497,3 +497,40 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
     assert!(text.contains("took back 11-15; black to move"), "{text}");
     assert!(text.contains("error: no move to take back"), "{text}");
 }
+
+/// `damas book build` grows a book by searching, resumes from its file without searching again,
+/// and `damas book probe` reads it; a damaged or foreign book is refused with exit status 2.
+#[test]
+fn book_build_resumes_and_probe_reads_it() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("english.book");
+    let path = book.to_str().unwrap();
+    let build = ["book", "build", "--variant", "english", "--out", path, "--plies", "3"];
+    let output = damas(&[&build[..], &["--depth", "4", "--lines", "2", "--margin", "10"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&book).unwrap();
+    let entries: Vec<&str> = text.lines().filter(|l| l.starts_with(['B', 'W'])).collect();
+    // The start, then the positions after each book move of the start, and after theirs.
+    assert!(entries.len() >= 3, "{text}");
+    assert!(entries[0].starts_with("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,"), "{text}");
+    let again = damas(&[&build[..], &["--depth", "4", "--lines", "2", "--margin", "10"]].concat());
+    assert!(stderr(&again).contains("(0 searched now)"), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
+    let probe = damas(&["book", "probe", "--book", path]);
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    let first_moves: Vec<String> = stdout(&probe).lines().map(str::to_string).collect();
+    assert!(!first_moves.is_empty() && first_moves.len() <= 2, "{first_moves:?}");
+    assert!(first_moves.iter().all(|l| l.contains('-') && l.contains('.')), "{first_moves:?}");
+    let probe = damas(&["book", "probe", "--book", path, "--fen", "W:W21-32:B1-12"]);
+    assert_eq!(stdout(&probe).trim_end(), format!("not in the book ({} positions)", entries.len()));
+    // The built-in book answers for the start.
+    let builtin = damas(&["book", "probe"]);
+    assert!(builtin.status.success() && !stdout(&builtin).is_empty(), "{}", stderr(&builtin));
+    std::fs::write(&book, text.replacen("\nvariant english\n", "\nvariant russian\n", 1)).unwrap();
+    fails_with(&["book", "probe", "--book", path], "the book is for russian, not english");
+    std::fs::write(&book, text.replacen('\t', "\tx", 1)).unwrap();
+    fails_with(&["book", "probe", "--book", path], "line 5");
+    fails_with(&["book", "probe", "--variant", "frisian"], "no built-in book for frisian");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -190,10 +190,13 @@ fn hub_handshake_in_scans_form() {
         "param name=draw-rules value=default type=enum values=\"default federation repetition\""
     );
     assert_eq!(lines[12], "param name=mandatory-capture value=true type=bool");
-    assert_eq!(lines[13], "wait");
-    assert_eq!(lines.len(), 14);
+    assert_eq!(lines[13], "param name=book value=true type=bool");
+    assert_eq!(lines[14], "param name=book-file value=\"\" type=string");
+    assert_eq!(lines[15], "param name=book-margin value=5 type=int min=0 max=100");
+    assert_eq!(lines[16], "wait");
+    assert_eq!(lines.len(), 17);
     // Every argument is key=value: pydraughts crashes on bare words in id/param lines.
-    for line in &lines[..13] {
+    for line in &lines[..16] {
         let hub_line = damas::protocol::hub::tokenize(line).expect("our own line reads back");
         assert!(hub_line.args.iter().all(|arg| arg.value.is_some()), "{line}");
     }
@@ -382,6 +385,70 @@ fn hub_eval_options_load_weight_files_and_refuse_bad_ones() {
     engine.send("go think");
     let mv = done_move(engine.until("done").last().unwrap());
     assert!(legal_after::<International>(INTL_START, &[], &mv), "{mv}");
+    engine.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The opening book: a game's move comes from it at once (one `info` line, no nodes), within
+/// `book-margin` of its best move; analysis, fixed depths, `book=false` and a position not in the
+/// book are searched; a bad book file is refused with its line and the engine keeps playing.
+#[test]
+fn hub_plays_from_the_opening_book_only_in_games() {
+    let dir = std::env::temp_dir().join(format!("damas-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("intl.book");
+    let broken = dir.join("broken.book");
+    // 35-30 is a legal first move that the search itself does not play from the start.
+    std::fs::write(
+        &book,
+        "variant international\nW:W31-50:B1-20\t35-30 +10\t31-26 +6\t34-29 -20\n",
+    )
+    .unwrap();
+    std::fs::write(&broken, "variant international\nW:W31-50:B1-20\t35-31 +10\n").unwrap();
+    let mut engine = hub_ready();
+    let think = |engine: &mut Engine, go: &str| {
+        engine.send(&format!("pos pos={INTL_START}"));
+        engine.send("level move-time=0.3");
+        engine.send(go);
+        let lines = engine.until("done");
+        let mv = done_move(lines.last().unwrap());
+        (mv, lines)
+    };
+    let searched =
+        |lines: &[String]| lines.iter().any(|l| l.contains(" nodes=") && !l.contains(" nodes=0 "));
+    let (first, lines) = think(&mut engine, "go think");
+    assert!(searched(&lines), "{lines:?}");
+    assert_ne!(first, "35-30", "pick another book move for this test");
+    engine.send(&format!("set-param name=book-file value=\"{}\"", broken.display()));
+    engine.send("ping");
+    let lines = engine.until("pong");
+    assert!(lines[0].starts_with("error message=") && lines[0].contains("line 2"), "{lines:?}");
+    engine.send(&format!("set-param name=book-file value=\"{}\"", book.display()));
+    engine.send("set-param name=book-margin value=4");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..8 {
+        let (mv, lines) = think(&mut engine, "go think");
+        assert_eq!(lines.len(), 2, "one info line and done: {lines:?}");
+        assert!(lines[0].contains("depth=1") && lines[0].contains(" nodes=0 "), "{lines:?}");
+        seen.insert(mv);
+    }
+    assert!(seen.iter().all(|mv| mv == "35-30" || mv == "31-26"), "{seen:?}");
+    engine.send("set-param name=book-margin value=0");
+    assert_eq!(think(&mut engine, "go think").0, "35-30");
+    // An analysis is searched, and so is a game with the book off, or out of the book.
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level infinite");
+    engine.send("go analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    assert!(searched(&engine.until("done")));
+    engine.send(&format!("pos pos={INTL_START} moves=\"35-30\""));
+    engine.send("level move-time=0.3");
+    engine.send("go think");
+    assert!(searched(&engine.until("done")));
+    engine.send("set-param name=book value=false");
+    let (_, lines) = think(&mut engine, "go think");
+    assert!(searched(&lines), "{lines:?}");
     engine.send("quit");
     let _ = std::fs::remove_dir_all(&dir);
 }
