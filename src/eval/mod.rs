@@ -29,6 +29,29 @@ fn embedded(variant: Variant) -> Option<&'static [u8]> {
         Variant::Brazilian => Some(include_bytes!("weights/brazilian.dmw")),
         Variant::Spanish => Some(include_bytes!("weights/spanish.dmw")),
         Variant::Turkish => Some(include_bytes!("weights/turkish.dmw")),
+        Variant::Antidraughts => Some(include_bytes!("weights/antidraughts.dmw")),
+        Variant::EnglishLosing => Some(include_bytes!("weights/english-losing.dmw")),
+        Variant::Canadian => Some(include_bytes!("weights/canadian.dmw")),
+        Variant::Thai => Some(include_bytes!("weights/thai.dmw")),
+        Variant::Frysk => Some(include_bytes!("weights/frysk.dmw")),
+        Variant::Czech => Some(include_bytes!("weights/czech.dmw")),
+        Variant::Frisian => Some(include_bytes!("weights/frisian.dmw")),
+        _ => None,
+    }
+}
+
+/// The rule sets without weights of their own that evaluate with those of a rule set on the same
+/// board and close to them in play, each borrowing shown by a match not to be worse than the
+/// classic terms there (the README's table has the matches).
+pub fn lender(variant: Variant) -> Option<Variant> {
+    match variant {
+        Variant::Italian => Some(Variant::English),
+        Variant::Portuguese => Some(Variant::Spanish),
+        Variant::Pool => Some(Variant::Russian),
+        Variant::Killer | Variant::Breakthrough => Some(Variant::International),
+        // Tried and refused by their matches (SPRT [0, 50] accepted H0): Czech with Russian's
+        // weights (+14 +- 26), Thai with Russian's (-25 +- 57), Frisian and frysk! with
+        // International's (-41 +- 73, -75 +- 72). They have weights of their own.
         _ => None,
     }
 }
@@ -72,12 +95,15 @@ impl<R: Rules> Evaluator<R> {
         }
     }
 
-    /// The trained weights built in for `variant`, if the binary has them (a file is only
-    /// ever loaded for the rule set it was trained on: [`Pattern::new`] refuses others).
+    /// The trained weights built in for `variant`, its own or its [`lender`]'s, if the binary
+    /// has them (a weight file given by the user is only ever loaded for the rule set it was
+    /// trained on: [`Pattern::new`] refuses others).
     fn builtin(variant: Variant) -> Option<Self> {
-        let bytes = embedded(variant)?;
+        let own = embedded(variant).map(|bytes| (bytes, variant));
+        let (bytes, trained_for) =
+            own.or_else(|| lender(variant).and_then(|l| embedded(l).map(|b| (b, l))))?;
         let weights = file::read(bytes).ok()?;
-        Pattern::new(weights).ok().map(Evaluator::Pattern)
+        Pattern::with_lender(weights, trained_for).ok().map(Evaluator::Pattern)
     }
 
     /// The pattern evaluation of a weight file's bytes.
@@ -131,6 +157,26 @@ impl<R: Rules> Evaluator<R> {
         match self {
             Evaluator::Classic(classic) => classic.evaluate(position),
             Evaluator::Pattern(pattern) => pattern.evaluate(position),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::with_variant;
+
+    /// A rule set evaluates with trained weights by default exactly when the binary has its own
+    /// or its lender's: a borrowing that did not fit the borrower's board would fall back to
+    /// the classic terms without a word.
+    #[test]
+    fn every_built_in_or_borrowed_weight_set_loads() {
+        for &variant in Variant::ALL {
+            let lent = lender(variant).and_then(embedded);
+            let expected = embedded(variant).or(lent).is_some();
+            let trained =
+                with_variant!(variant, R => matches!(Evaluator::<R>::new(), Evaluator::Pattern(_)));
+            assert_eq!(trained, expected, "{}", variant.name());
         }
     }
 }

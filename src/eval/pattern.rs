@@ -236,8 +236,18 @@ impl<R: Rules> Pattern<R> {
     /// # Errors
     /// The weights are for another rule set or another feature set.
     pub fn new(weights: PatternWeights) -> Result<Self, Mismatch> {
+        Self::with_lender(weights, R::VARIANT)
+    }
+
+    /// The evaluation of `R` with weights trained for `lender`, a rule set on the same board
+    /// (the built-in borrowings of [`crate::eval`]); `lender` is `R` itself for a rule set's own
+    /// weights.
+    ///
+    /// # Errors
+    /// The weights are not `lender`'s, or index another feature set than `R`'s.
+    pub fn with_lender(weights: PatternWeights, lender: Variant) -> Result<Self, Mismatch> {
         let layout = Layout::<R>::new();
-        if weights.variant != R::VARIANT {
+        if weights.variant != lender {
             return Err(Mismatch(format!(
                 "the weights are for {}, not {}",
                 weights.variant.name(),
