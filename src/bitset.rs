@@ -41,6 +41,8 @@ pub trait BitSet:
     fn lowest(self) -> u32;
     /// The set without its lowest member.
     fn without_lowest(self) -> Self;
+    /// Its lowest 64 bits, as a number.
+    fn low_u64(self) -> u64;
 
     /// True when the set has no member.
     #[inline(always)]
@@ -88,6 +90,10 @@ macro_rules! impl_bitset {
             #[inline(always)]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn low_u64(self) -> u64 {
+                self as u64
             }
         }
     };
