@@ -32,9 +32,9 @@
 //! regions the row lies in), elsewhere a man at a time. `benches/eval.rs` measures the split:
 //! in International reading takes 29 ns a position this way against 70 ns a man at a time
 //! (the whole evaluation 54 ns), in English 23 ns either way (45 ns); summing the weights takes
-//! 8-13 ns. Not updated incrementally through the search's moves: with the reading this cheap,
-//! an update at every node (most of which never evaluate) would save little; measured here,
-//! not tried.
+//! 8-13 ns. Not updated incrementally through the search's moves: reading is still about half
+//! of an evaluation, and an update would have to cost less than that at every node, most of
+//! which never evaluate; not tried yet.
 //!
 //! Depends on the rules library only.
 
