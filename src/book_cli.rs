@@ -131,19 +131,20 @@ fn build<R: Rules>(out: &Path, settings: &BuildSettings) -> Result<(), UserError
         }
         let game = Game::new(position);
         let legal = game.legal_moves();
-        let book_moves: Vec<BookMove<R>> = if legal.len() <= 1 || game.verdict().is_some() {
-            // Forced (or over): no entry, but the line goes on through it.
-            if let Some(mv) = legal.as_slice().first().filter(|_| game.verdict().is_none()) {
-                let mut next = position;
-                next.play(mv);
-                queue.push_back((next, ply + 1));
-            }
+        if game.verdict().is_some() {
+            continue;
+        }
+        let book_moves: Vec<BookMove<R>> = if legal.len() == 1 {
+            // Forced: no entry, but the line goes on through it.
+            let mut next = position;
+            next.play(&legal.as_slice()[0]);
+            queue.push_back((next, ply + 1));
             continue;
         } else if let Some(known) = book.moves(&position) {
             known.to_vec()
         } else {
             searched += 1;
-            let found = search_lines(&mut engine, &game, settings);
+            let found = search_lines(&mut engine, &game, legal.len(), settings);
             book.insert(position, found.clone());
             if searched % 8 == 0 {
                 save(&book, out, settings)?;
@@ -170,9 +171,10 @@ fn build<R: Rules>(out: &Path, settings: &BuildSettings) -> Result<(), UserError
 fn search_lines<R: Rules>(
     engine: &mut Engine<R>,
     game: &Game<R>,
+    legal_moves: usize,
     settings: &BuildSettings,
 ) -> Vec<BookMove<R>> {
-    let lines = settings.lines.min(game.legal_moves().len());
+    let lines = settings.lines.min(legal_moves);
     engine.new_game();
     engine.set_multipv(lines);
     let mut sink = Lines::<R>(vec![None; lines]);

@@ -457,11 +457,13 @@ impl CheckerBoard {
             }
             ("set", "gamehist") => self.host.set_history(value).map(|()| "ok".to_string()),
             ("get", "movelist") => self.host.movelist(value),
-            // The endgame database commands are the egdb options under CheckerBoard's names.
-            ("get" | "set", "dbpath" | "dbmbytes" | "max_dbpieces") => {
+            // The endgame database and book file commands are damas options under
+            // CheckerBoard's names.
+            ("get" | "set", "dbpath" | "dbmbytes" | "max_dbpieces" | "bookfile") => {
                 let option = match name {
                     "dbpath" => "egdb-path",
                     "dbmbytes" => "egdb-cache",
+                    "bookfile" => "book-file",
                     _ => "egdb-pieces",
                 };
                 let spec = option_spec(option).ok_or_else(|| "?".to_string())?;
@@ -470,20 +472,13 @@ impl CheckerBoard {
                 }
                 Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
             }
-            // The opening book: on (1, Kingsrow's "best moves") or off (0); its file.
+            // The opening book: on (1, Kingsrow's "best moves") or off (0).
             ("get", "book") => Ok(if self.host.options().book { "1" } else { "0" }.to_string()),
             ("set", "book") => {
                 let on =
                     value.parse::<u32>().map_err(|_| format!("book takes 0 to 3, not {value}"))?;
                 self.host.set_option("book", if on > 0 { "true" } else { "false" })?;
                 Ok(if on > 0 { "1" } else { "0" }.to_string())
-            }
-            ("get" | "set", "bookfile") => {
-                let spec = option_spec("book-file").ok_or_else(|| "?".to_string())?;
-                if verb == "set" {
-                    self.host.set_option(spec.name, value)?;
-                }
-                Ok(fit(&self.host.options().value(spec), COMMAND_SIZE).to_string())
             }
             // Kingsrow's separate win/loss/draw and moves-to-conversion switches: damas's
             // database files hold both, so the GUI is told "off", and turning them on is refused.

@@ -28,8 +28,9 @@ use crate::book::{self, Book};
 use crate::egdb::{Egdb, Outcome};
 use crate::eval::Evaluator;
 use crate::game::{Game, Verdict};
-use crate::position::MoveOf;
+use crate::moves::MoveList;
 use crate::position::Position;
+use crate::position::{Bits, MoveOf};
 use crate::rules::Rules;
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -407,7 +408,12 @@ impl<R: Rules> Engine<R> {
     /// a game's (not an analysis, a ponder search, a search bounded by depth or nodes, several
     /// lines, or a weakened level): one of the book moves within the book margin of the best,
     /// drawn at random.
-    fn book_move(&mut self, game: &Game<R>, limits: &Limits) -> Option<SearchResult<R>> {
+    fn book_move(
+        &mut self,
+        game: &Game<R>,
+        legal: &MoveList<Bits<R>>,
+        limits: &Limits,
+    ) -> Option<SearchResult<R>> {
         let book = self.book.as_deref()?;
         let searching_for_a_game = !limits.analysis
             && !limits.infinite
@@ -420,12 +426,8 @@ impl<R: Rules> Engine<R> {
             return None;
         }
         self.book_draws = self.book_draws.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
-        let choice = book.choose(
-            game.position(),
-            &game.legal_moves(),
-            self.book_margin,
-            self.book_draws >> 32,
-        )?;
+        let choice =
+            book.choose(game.position(), legal, self.book_margin, self.book_draws >> 32)?;
         Some(SearchResult {
             best: Some(choice.mv),
             ponder: None,
@@ -466,7 +468,7 @@ impl<R: Rules> Engine<R> {
                 verdict: Some(verdict),
             };
         }
-        if let Some(book_move) = self.book_move(game, &limits) {
+        if let Some(book_move) = self.book_move(game, &legal, &limits) {
             sink.info(&Info {
                 depth: 1,
                 multipv: 1,
