@@ -1,7 +1,8 @@
 //! The trained evaluation's cost, split in two: reading the board into pattern indices
 //! (`features`, a board row at a time; `features by man`, the reference sums a man at a time)
 //! and summing the weights of those patterns (`score`, which every evaluation pays anyway), next
-//! to the whole `evaluate`. Over positions of seeded random games, 8x8 and 10x10. Run with
+//! to the whole `evaluate`; and `update`, what keeping the indices through a move costs the
+//! search instead of `features` at the leaves. Over positions of seeded random games, 8x8 and 10x10. Run with
 //! `cargo bench --bench eval`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -67,6 +68,29 @@ fn bench_variant<R: Rules>(c: &mut Criterion) {
                     let white = p.pieces(Side::White) & !kings;
                     let black = p.pieces(Side::Black) & !kings;
                     pattern.layout().patterns_by_man(black_box(white), black_box(black))[0] as u32
+                })
+                .sum::<u32>()
+        })
+    });
+    // A move's update of the indices, what the search pays at every node instead of reading
+    // the board at every leaf: each position and the first of its legal moves.
+    let moves: Vec<_> = positions
+        .iter()
+        .filter_map(|p| {
+            let mv = *legal_moves(p).as_slice().first()?;
+            let mut child = *p;
+            child.play(&mv);
+            Some((*p, child, pattern.patterns(p)))
+        })
+        .collect();
+    group.bench_function("update", |b| {
+        b.iter(|| {
+            moves
+                .iter()
+                .map(|(parent, child, patterns)| {
+                    let mut patterns = *patterns;
+                    pattern.update(&mut patterns, black_box(parent), black_box(child));
+                    patterns[0] as u32
                 })
                 .sum::<u32>()
         })

@@ -5,7 +5,9 @@
 //! the hand-set one ([`classic`]). A rule set with trained weights built into the binary
 //! evaluates with them by default; the others with the classic terms. The search sees only
 //! `Evaluator::evaluate`: one match on the kind, always the same branch in a search, no dynamic
-//! dispatch.
+//! dispatch. A search that keeps the pattern indices up to date through its moves
+//! ([`Evaluator::patterns`], [`Evaluator::update`]) scores with [`Evaluator::evaluate_with`]
+//! instead of reading the board again at every leaf; the classic terms ignore them.
 //!
 //! Pure and deterministic. Depends on the rules library only.
 
@@ -14,10 +16,11 @@ pub mod file;
 pub mod params;
 pub mod pattern;
 
+use crate::position::Position;
 use crate::rules::{Rules, Variant};
 pub use classic::Classic;
 pub use params::Weights;
-pub use pattern::{Pattern, PatternWeights};
+pub use pattern::{Pattern, PatternWeights, Patterns};
 
 /// The weight files built into the binary, by rule set: the default evaluation where present.
 /// Made with `damas datagen` and `damas train` (see the README for the commands).
@@ -151,9 +154,37 @@ impl<R: Rules> Evaluator<R> {
         }
     }
 
+    /// The incremental state of `position`: its pattern indices (the classic terms keep none).
+    #[inline]
+    pub fn patterns(&self, position: &Position<R>) -> Patterns {
+        match self {
+            Evaluator::Classic(_) => Patterns::default(),
+            Evaluator::Pattern(pattern) => pattern.patterns(position),
+        }
+    }
+
+    /// `patterns`, the state of `before`, becomes that of `after`, a position one move on.
+    #[inline(always)]
+    pub fn update(&self, patterns: &mut Patterns, before: &Position<R>, after: &Position<R>) {
+        if let Evaluator::Pattern(pattern) = self {
+            pattern.update(patterns, before, after);
+        }
+    }
+
+    /// [`Evaluator::evaluate`] of `position` whose state is `patterns` (what
+    /// [`Evaluator::patterns`] and [`Evaluator::update`] keep): the same score, without reading
+    /// the board's men again.
+    #[inline]
+    pub fn evaluate_with(&self, position: &Position<R>, patterns: &Patterns) -> i32 {
+        match self {
+            Evaluator::Classic(classic) => classic.evaluate(position),
+            Evaluator::Pattern(pattern) => pattern.evaluate_with(position, patterns),
+        }
+    }
+
     /// The score of `position` for the side to move.
     #[inline]
-    pub fn evaluate(&self, position: &crate::position::Position<R>) -> i32 {
+    pub fn evaluate(&self, position: &Position<R>) -> i32 {
         match self {
             Evaluator::Classic(classic) => classic.evaluate(position),
             Evaluator::Pattern(pattern) => pattern.evaluate(position),

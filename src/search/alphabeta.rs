@@ -14,7 +14,7 @@ use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, params};
 use crate::bitset::BitSet;
 use crate::egdb::{self, Egdb, Outcome};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Patterns};
 use crate::game::{Counters, Game, GameRules, Judgement, Verdict};
 use crate::movegen::has_capture;
 use crate::moves::MoveList;
@@ -34,6 +34,9 @@ pub struct Searcher<R: Rules> {
     /// Endgame databases, and the most pieces they hold (0 without).
     egdb: Option<Arc<Egdb<R>>>,
     egdb_pieces: u32,
+    /// Per ply: the evaluation's incremental state of the node's position (pattern indices,
+    /// updated move by move instead of read from the board at every leaf).
+    patterns: Vec<Patterns>,
     lists: Vec<MoveList<Bits<R>>>,
     orders: Vec<Vec<(i32, usize)>>,
     deferred: Vec<Vec<usize>>,
@@ -86,6 +89,7 @@ impl<R: Rules> Searcher<R> {
             evaluator,
             egdb: None,
             egdb_pieces: 0,
+            patterns: vec![Patterns::default(); MAX_PLY + 1],
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -162,6 +166,21 @@ impl<R: Rules> Searcher<R> {
     /// The static evaluation of a position.
     pub fn evaluate(&self, position: &Position<R>) -> Value {
         self.evaluator.evaluate(position)
+    }
+
+    /// The static evaluation of the node at `ply`, `position`, from its incremental state.
+    #[inline]
+    fn evaluate_at(&self, position: &Position<R>, ply: usize) -> Value {
+        self.evaluator.evaluate_with(position, &self.patterns[ply])
+    }
+
+    /// The evaluation's incremental state of `child`, one move below `position` at `ply`.
+    #[inline]
+    fn enter(&mut self, position: &Position<R>, child: &Position<R>, ply: usize) {
+        if let Evaluator::Pattern(_) = self.evaluator {
+            self.patterns[ply + 1] = self.patterns[ply];
+            self.evaluator.update(&mut self.patterns[ply + 1], position, child);
+        }
     }
 
     /// One iteration at `depth` with an aspiration window around `previous`. Returns `None` when
@@ -261,6 +280,9 @@ impl<R: Rules> Searcher<R> {
         control: &Control,
     ) -> Value {
         self.pv[ply].clear();
+        if ply == 0 {
+            self.patterns[0] = self.evaluator.patterns(position);
+        }
         if depth > 0 {
             // The probe below would wait on memory: start the load now.
             tt.prefetch(position.hash());
@@ -296,7 +318,7 @@ impl<R: Rules> Searcher<R> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(position);
+            return self.evaluate_at(position, ply);
         }
         // Step 2. When the depth is spent: the evaluation if nothing must be captured, else the
         // forced captures are played out.
@@ -310,7 +332,7 @@ impl<R: Rules> Searcher<R> {
                 self.seldepth = self.seldepth.max(ply);
                 self.leaf_plies.0 += ply as u64;
                 self.leaf_plies.1 += 1;
-                return self.evaluate(position);
+                return self.evaluate_at(position, ply);
             }
             return self.quiesce(position, &counters, alpha, beta, ply, tt, control);
         }
@@ -361,7 +383,7 @@ impl<R: Rules> Searcher<R> {
             && beta.abs() < WIN_BOUND
             && !list.as_slice()[0].is_capture()
         {
-            let eval = self.evaluate(position);
+            let eval = self.evaluate_at(position, ply);
             if eval - params::STATIC_CUT_MARGIN * depth >= beta {
                 let mut passed = *position;
                 passed.pass();
@@ -405,6 +427,7 @@ impl<R: Rules> Searcher<R> {
             }
             let mut child = *position;
             child.play(&mv);
+            self.enter(position, &child, ply);
             let busy = may_defer.then(|| child.hash());
             if let Some(child_key) = busy {
                 if count > 0 && !second_pass && control.busy.contains(child_key) {
@@ -547,6 +570,7 @@ impl<R: Rules> Searcher<R> {
             let mv = list.as_slice()[index];
             let mut child = *position;
             child.play(&mv);
+            self.enter(position, &child, ply);
             let next = self.rules.after(counters, position, &mv);
             self.path.push(position.hash());
             let score = -self.search(&child, next, 0, -beta, -alpha, ply + 1, false, tt, control);
