@@ -2,8 +2,8 @@
 //! (`features`, a board row at a time; `features by man`, the reference sums a man at a time)
 //! and summing the weights of those patterns (`score`, which every evaluation pays anyway), next
 //! to the whole `evaluate`; and `update`, what keeping the indices through a move costs the
-//! search instead of `features` at the leaves. Over positions of seeded random games, 8x8 and 10x10. Run with
-//! `cargo bench --bench eval`.
+//! search instead of `features` at the leaves. Over positions of seeded random games, 8x8 and
+//! 10x10. Run with `cargo bench --bench eval`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use damas::eval::{Evaluator, Pattern};

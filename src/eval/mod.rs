@@ -6,7 +6,7 @@
 //! evaluates with them by default; the others with the classic terms. The search sees only
 //! `Evaluator::evaluate`: one match on the kind, always the same branch in a search, no dynamic
 //! dispatch. A search that keeps the pattern indices up to date through its moves
-//! ([`Evaluator::patterns`], [`Evaluator::update`]) scores with [`Evaluator::evaluate_with`]
+//! ([`Evaluator::patterns`], [`Pattern::update`]) scores with [`Evaluator::evaluate_with`]
 //! instead of reading the board again at every leaf; the classic terms ignore them.
 //!
 //! Pure and deterministic. Depends on the rules library only.
@@ -163,16 +163,8 @@ impl<R: Rules> Evaluator<R> {
         }
     }
 
-    /// `patterns`, the state of `before`, becomes that of `after`, a position one move on.
-    #[inline(always)]
-    pub fn update(&self, patterns: &mut Patterns, before: &Position<R>, after: &Position<R>) {
-        if let Evaluator::Pattern(pattern) = self {
-            pattern.update(patterns, before, after);
-        }
-    }
-
     /// [`Evaluator::evaluate`] of `position` whose state is `patterns` (what
-    /// [`Evaluator::patterns`] and [`Evaluator::update`] keep): the same score, without reading
+    /// [`Evaluator::patterns`] and [`Pattern::update`] keep): the same score, without reading
     /// the board's men again.
     #[inline]
     pub fn evaluate_with(&self, position: &Position<R>, patterns: &Patterns) -> i32 {

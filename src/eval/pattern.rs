@@ -387,9 +387,7 @@ impl<R: Rules> Pattern<R> {
     /// The score of `position` for the side to move.
     #[inline]
     pub fn evaluate(&self, position: &Position<R>) -> i32 {
-        let features = self.layout.features(position);
-        let white = self.score_white(&features);
-        if position.side_to_move() == Side::White { white } else { -white }
+        self.evaluate_with(position, &self.patterns(position))
     }
 
     /// The pattern indices of `position`, read from the board.

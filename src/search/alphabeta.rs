@@ -177,9 +177,10 @@ impl<R: Rules> Searcher<R> {
     /// The evaluation's incremental state of `child`, one move below `position` at `ply`.
     #[inline]
     fn enter(&mut self, position: &Position<R>, child: &Position<R>, ply: usize) {
-        if let Evaluator::Pattern(_) = self.evaluator {
+        // The classic terms keep no state: nothing to copy.
+        if let Evaluator::Pattern(pattern) = &self.evaluator {
             self.patterns[ply + 1] = self.patterns[ply];
-            self.evaluator.update(&mut self.patterns[ply + 1], position, child);
+            pattern.update(&mut self.patterns[ply + 1], position, child);
         }
     }
 
