@@ -166,7 +166,7 @@ impl<R: Rules> Evaluator<R> {
     /// [`Evaluator::evaluate`] of `position` whose state is `patterns` (what
     /// [`Evaluator::patterns`] and [`Pattern::update`] keep): the same score, without reading
     /// the board's men again.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_with(&self, position: &Position<R>, patterns: &Patterns) -> i32 {
         match self {
             Evaluator::Classic(classic) => classic.evaluate(position),

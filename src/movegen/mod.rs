@@ -82,6 +82,16 @@ fn has_quiet_move_for<R: Rules, const WHITE: bool>(
         if dirs[dir] {
             reached |= step_within::<R::Geo>(men, dir, sides.empty);
         }
+    });
+    // The search asks at every leaf, and nearly always a man can step: the kings' four
+    // directions are looked at only when none can.
+    if reached.any() {
+        return true;
+    }
+    if kings.is_empty() {
+        return false;
+    }
+    crate::unroll_dirs!(4, |dir| {
         reached |= step_within::<R::Geo>(kings, dir, sides.empty);
     });
     reached.any()
@@ -428,5 +438,57 @@ fn generate_for<R: Rules, const WHITE: bool>(
                 list.push_quiet(Move::new(from, to, Bits::<R>::EMPTY, false));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    /// `has_quiet_move` agrees with the generator (captures optional, so that the quiet moves
+    /// are listed beside any capture) at every position of random games of every rule set, with
+    /// nothing left out, with the men left out (only the kings' directions can answer) and with
+    /// the kings left out.
+    #[test]
+    fn has_quiet_move_agrees_with_the_generator_in_every_rule_set() {
+        fn check<R: Rules>() {
+            let mut state = 0x2545_f491_4f6c_dd1d_u64 ^ R::VARIANT as u64;
+            let mut list = MoveList::new();
+            let (mut answers, mut kings_only) = ([0u32; 2], 0);
+            for _ in 0..20 {
+                let mut position = Position::<R>::start();
+                for _ in 0..200 {
+                    generate_with(&position, &mut list, false);
+                    let ours = position.pieces(position.side_to_move());
+                    let men = ours & !position.kings();
+                    let kings = ours & position.kings();
+                    for except in [Bits::<R>::EMPTY, men, kings] {
+                        let expected = list
+                            .as_slice()
+                            .iter()
+                            .any(|mv| !mv.is_capture() && !except.contains(mv.from()));
+                        let fen = crate::notation::fen::write(&position);
+                        let name = R::VARIANT.name();
+                        assert_eq!(has_quiet_move(&position, except), expected, "{name}: {fen}");
+                        answers[usize::from(expected)] += 1;
+                        kings_only += u32::from(except == men && kings.any());
+                    }
+                    let legal = legal_moves(&position);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    state = crate::matchplay::openings::next_random(state);
+                    position.play(&legal.as_slice()[(state >> 33) as usize % legal.len()]);
+                }
+            }
+            // Both answers came up, and the kings' directions were asked alone.
+            let name = R::VARIANT.name();
+            assert!(answers[0] > 0 && answers[1] > 0, "{name}: {answers:?}");
+            assert!(kings_only > 0 || R::VARIANT == Variant::Breakthrough, "{name}");
+        }
+        for &variant in Variant::ALL {
+            crate::with_variant!(variant, R => check::<R>());
+        }
     }
 }

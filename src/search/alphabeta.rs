@@ -169,13 +169,15 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// The static evaluation of the node at `ply`, `position`, from its incremental state.
-    #[inline]
+    /// Always inlined, like [`Searcher::enter`]: with the classic evaluation both fold to the
+    /// direct call (out of line they cost 27 instructions a node on `damas bench 9`).
+    #[inline(always)]
     fn evaluate_at(&self, position: &Position<R>, ply: usize) -> Value {
         self.evaluator.evaluate_with(position, &self.patterns[ply])
     }
 
     /// The evaluation's incremental state of `child`, one move below `position` at `ply`.
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, position: &Position<R>, child: &Position<R>, ply: usize) {
         // The classic terms keep no state: nothing to copy.
         if let Evaluator::Pattern(pattern) = &self.evaluator {
