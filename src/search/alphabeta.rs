@@ -1,5 +1,6 @@
 //! The search of one thread: iterative deepening, aspiration windows, principal variation search
-//! with a transposition table, killer and history move ordering, late-move reductions, and a
+//! with a transposition table, killer and history move ordering, late-move reductions, a static
+//! cut near the horizon and ProbCut further from it (English only, see `params`), and a
 //! quiescence search that plays out forced captures (a capture is never cut in the middle: a
 //! whole sequence is one move). Every ending of the game is seen in the tree through the game's
 //! own rules (`game::rules`: one [`Counters`] per ply, [`GameRules::judge_in_tree`] at every
@@ -68,6 +69,8 @@ pub struct Searcher<R: Rules> {
     main: bool,
     clock: Option<TimeManager>,
     node_limit: Option<u64>,
+    /// True inside ProbCut's shallow search (which is not nested).
+    probing: bool,
 }
 
 /// One completed iteration.
@@ -109,6 +112,7 @@ impl<R: Rules> Searcher<R> {
             main,
             clock: None,
             node_limit: None,
+            probing: false,
         }
     }
 
@@ -290,6 +294,8 @@ impl<R: Rules> Searcher<R> {
             // The probe below would wait on memory: start the load now.
             tt.prefetch(position.hash());
         }
+        // The counters as the parent handed them (ProbCut searches this node again with them).
+        let entry_counters = counters;
         // Step 1. Ends of the game seen in the tree: the game's own rules, with the first
         // repetition taken as a draw (the game would reach the full count by repeating again).
         if ply > 0 {
@@ -395,6 +401,54 @@ impl<R: Rules> Searcher<R> {
                     self.orders[ply] = order;
                     return eval;
                 }
+            }
+        }
+        // Step 4c. ProbCut (where `params::probcut` says): a quiet node far from the horizon
+        // whose shallow search is well above beta is taken as a cut (Scan's form: depth x 0.4,
+        // 0.1 man a ply above beta, not nested). Not where anyone can capture: there the
+        // shallow search counts the man a sacrifice gives and not the shot behind it.
+        if params::probcut::<R>()
+            && !pv_node
+            && !self.probing
+            && ply > 0
+            && depth >= params::PROBCUT_DEPTH
+            && beta.abs() < WIN_BOUND
+            && position.occupied().count() > params::PROBCUT_MIN_PIECES
+            && !list.as_slice()[0].is_capture()
+        {
+            let mut passed = *position;
+            passed.pass();
+            if !has_capture(&passed) {
+                let probe_beta = beta + params::PROBCUT_MARGIN * depth;
+                self.lists[ply] = list;
+                self.orders[ply] = order;
+                self.probing = true;
+                let shallow = depth * params::PROBCUT_DEPTH_PERCENT / 100;
+                let score = self.search(
+                    position,
+                    entry_counters,
+                    shallow,
+                    probe_beta - 1,
+                    probe_beta,
+                    ply,
+                    false,
+                    tt,
+                    control,
+                );
+                self.probing = false;
+                if control.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if score >= probe_beta {
+                    return score - params::PROBCUT_MARGIN * depth;
+                }
+                list = std::mem::take(&mut self.lists[ply]);
+                order = std::mem::take(&mut self.orders[ply]);
+                self.order(&list, ply, &mut order);
+                if let Some(tt_move) = tt.probe(key).and_then(|entry| entry.mv) {
+                    promote(&list, tt_move, &mut order);
+                }
+                self.pv[ply].clear();
             }
         }
         // Step 5. Principal variation search.

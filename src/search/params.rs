@@ -1,7 +1,9 @@
 //! The search's tunable numbers, in one place, so that a tuner (SPSA, as chess engines' testing
 //! frameworks run it) or a person with the match tool can change them.
 //!
-//! Depends on nothing else in the crate.
+//! Depends on the rules library only (which rule set a number is for).
+
+use crate::rules::{Rules, Variant};
 
 /// Reverse futility pruning (a "static null move"): at a node this many plies from the
 /// horizon or fewer, where nobody can capture, a static evaluation this far above beta per ply
@@ -11,3 +13,21 @@ pub const STATIC_CUT_DEPTH: i32 = 3;
 pub const STATIC_CUT_MARGIN: i32 = 80;
 /// Bound of a history entry, in either direction (quiet moves are ordered by it).
 pub const HISTORY_MAX: i32 = 1 << 14;
+/// ProbCut: at a quiet node (nobody can capture) at least this many plies from the horizon,
+/// off the principal variation, a null-window search at [`PROBCUT_DEPTH_PERCENT`] of the depth
+/// against beta + [`PROBCUT_MARGIN`] a ply that holds is taken as a cut.
+pub const PROBCUT_DEPTH: i32 = 3;
+/// See [`PROBCUT_DEPTH`]: the shallow search's depth, in percent of the node's.
+pub const PROBCUT_DEPTH_PERCENT: i32 = 40;
+/// See [`PROBCUT_DEPTH`]; in hundredths of a man a ply.
+pub const PROBCUT_MARGIN: i32 = 10;
+/// See [`PROBCUT_DEPTH`]: not in endings of this many pieces or fewer, where a quiet
+/// manoeuvre that the shallow search cannot see is often the point.
+pub const PROBCUT_MIN_PIECES: u32 = 8;
+
+/// Whether rule set `R` searches with ProbCut. Measured (400 games each at 0.03 s a move):
+/// English +26 Elo, International -30; the other rule sets are not measured yet and keep the
+/// search without it.
+pub fn probcut<R: Rules>() -> bool {
+    matches!(R::VARIANT, Variant::English)
+}
