@@ -43,6 +43,7 @@ fn receive(reader: &mut Reader<TcpStream>) -> Message {
 }
 
 type Intl = International;
+type IntlMove = damas::moves::Move<damas::position::Bits<Intl>>;
 
 fn number(bit: u32) -> u32 {
     squares::number::<Intl>(bit, Numbering::TopLeft)
@@ -241,9 +242,19 @@ fn a_peer_silent_in_a_game_is_dropped_with_a_game_end() {
     assert!(waited > Duration::from_millis(800) && waited < Duration::from_secs(4), "{waited:?}");
 }
 
-/// Plays damas's two kings against our lone king (never left where it can be taken) and
-/// returns the ply at which damas ended the game with a draw, if it did within `plies`.
-fn two_kings_against_one(draw_rules: &str, plies: usize) -> Option<usize> {
+/// How a game of damas's two kings against our lone king went.
+#[derive(Debug, PartialEq)]
+struct LoneKingGame {
+    /// The ply at which damas ended the game with a draw, if it did.
+    drawn_at: Option<usize>,
+    /// The ply at which the last material change happened (0: none): where an endgame count
+    /// starts again. Every position is a draw either way, so damas may give a king away.
+    ending_arose_at: usize,
+}
+
+/// Plays damas's two kings against our lone king (never left where it can be taken, and never
+/// back to a position it left, so that no repetition ends the game) for up to `plies` plies.
+fn two_kings_against_one(draw_rules: &str, plies: usize) -> LoneKingGame {
     let (_server, address) = common::dxp_listener(&[
         "--threads",
         "1",
@@ -254,6 +265,8 @@ fn two_kings_against_one(draw_rules: &str, plies: usize) -> Option<usize> {
     ]);
     // Our king holds the long diagonal (5-46), where two kings cannot catch it.
     let mut position = common::position::<Intl>("W:WK1,K50:BK46");
+    let mut seen = vec![position];
+    let mut ending_arose_at = 0;
     let mut stream = TcpStream::connect(&address).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let mut reader = Reader::new(stream.try_clone().unwrap());
@@ -261,24 +274,37 @@ fn two_kings_against_one(draw_rules: &str, plies: usize) -> Option<usize> {
     assert!(matches!(receive(&mut reader), Message::GameAccept { code: 0, .. }));
     for ply in 0..plies {
         if ply % 2 == 1 {
-            // Our king moves where no capture waits for it, on the long diagonal if it can.
+            // Our king moves where no capture waits for it, to a position not met before, on
+            // the long diagonal if it can; a capture is compulsory and comes first.
             let list = legal_moves(&position);
+            let after = |mv: &IntlMove| {
+                let mut after = position;
+                after.play(mv);
+                after
+            };
             let safe: Vec<_> = list
                 .iter()
                 .copied()
                 .filter(|mv| {
-                    let mut after = position;
-                    after.play(mv);
-                    legal_moves(&after).iter().all(|reply| reply.captured().is_empty())
+                    legal_moves(&after(mv)).iter().all(|reply| reply.captured().is_empty())
                 })
                 .collect();
             let long_diagonal = [5, 10, 14, 19, 23, 28, 32, 37, 41, 46];
+            let preferred = |mv: &&IntlMove| {
+                !mv.captured().is_empty() || long_diagonal.contains(&number(mv.to()))
+            };
+            let new = |mv: &&IntlMove| !seen.contains(&after(mv));
             let mv = *safe
                 .iter()
-                .find(|mv| !mv.captured().is_empty() || long_diagonal.contains(&number(mv.to())))
+                .find(|mv| preferred(mv) && new(mv))
+                .or(safe.iter().find(new))
                 .or(safe.first())
                 .expect("a safe square for the lone king");
             position.play(&mv);
+            if !mv.captured().is_empty() {
+                ending_arose_at = ply + 1;
+            }
+            seen.push(position);
             let message = Message::Move {
                 seconds: 0,
                 from: number(mv.from()),
@@ -289,17 +315,28 @@ fn two_kings_against_one(draw_rules: &str, plies: usize) -> Option<usize> {
             continue;
         }
         match receive(&mut reader) {
-            Message::GameEnd { reason: 2, .. } => return Some(ply),
-            message => apply(&mut position, &message),
+            Message::GameEnd { reason: 2, .. } => {
+                return LoneKingGame { drawn_at: Some(ply), ending_arose_at };
+            }
+            message => {
+                let material = position.occupied().count();
+                apply(&mut position, &message);
+                if position.occupied().count() != material {
+                    ending_arose_at = ply + 1;
+                }
+                seen.push(position);
+            }
         }
     }
-    None
+    LoneKingGame { drawn_at: None, ending_arose_at }
 }
 
 #[test]
 fn dxp_games_follow_the_draw_rules_asked_for() {
-    // FMJD 6.4: two pieces with a king against a lone king are a draw after five moves each;
-    // the sites' default rules have no such count.
-    assert_eq!(two_kings_against_one("federation", 16), Some(10));
-    assert_eq!(two_kings_against_one("default", 16), None);
+    // FMJD 6.4: two pieces with a king against a lone king are a draw after five moves each,
+    // counted from the moment the ending arises; the sites' default rules have no such count.
+    let federation = two_kings_against_one("federation", 30);
+    assert_eq!(federation.drawn_at, Some(federation.ending_arose_at + 10), "{federation:?}");
+    let default = two_kings_against_one("default", 30);
+    assert_eq!(default.drawn_at, None, "{default:?}");
 }
