@@ -390,17 +390,13 @@ impl<R: Rules> Searcher<R> {
             && ply > 0
             && depth <= params::STATIC_CUT_DEPTH
             && beta.abs() < WIN_BOUND
-            && !list.as_slice()[0].is_capture()
+            && nobody_can_capture(position, &list)
         {
             let eval = self.evaluate_at(position, ply);
             if eval - params::STATIC_CUT_MARGIN * depth >= beta {
-                let mut passed = *position;
-                passed.pass();
-                if !has_capture(&passed) {
-                    self.lists[ply] = list;
-                    self.orders[ply] = order;
-                    return eval;
-                }
+                self.lists[ply] = list;
+                self.orders[ply] = order;
+                return eval;
             }
         }
         // Step 4c. ProbCut (where `params::probcut` says): a quiet node far from the horizon
@@ -414,42 +410,38 @@ impl<R: Rules> Searcher<R> {
             && depth >= params::PROBCUT_DEPTH
             && beta.abs() < WIN_BOUND
             && position.occupied().count() > params::PROBCUT_MIN_PIECES
-            && !list.as_slice()[0].is_capture()
+            && nobody_can_capture(position, &list)
         {
-            let mut passed = *position;
-            passed.pass();
-            if !has_capture(&passed) {
-                let probe_beta = beta + params::PROBCUT_MARGIN * depth;
-                self.lists[ply] = list;
-                self.orders[ply] = order;
-                self.probing = true;
-                let shallow = depth * params::PROBCUT_DEPTH_PERCENT / 100;
-                let score = self.search(
-                    position,
-                    entry_counters,
-                    shallow,
-                    probe_beta - 1,
-                    probe_beta,
-                    ply,
-                    false,
-                    tt,
-                    control,
-                );
-                self.probing = false;
-                if control.stop.load(Ordering::Relaxed) {
-                    return 0;
-                }
-                if score >= probe_beta {
-                    return score - params::PROBCUT_MARGIN * depth;
-                }
-                list = std::mem::take(&mut self.lists[ply]);
-                order = std::mem::take(&mut self.orders[ply]);
-                self.order(&list, ply, &mut order);
-                if let Some(tt_move) = tt.probe(key).and_then(|entry| entry.mv) {
-                    promote(&list, tt_move, &mut order);
-                }
-                self.pv[ply].clear();
+            let probe_beta = beta + params::PROBCUT_MARGIN * depth;
+            self.lists[ply] = list;
+            self.orders[ply] = order;
+            self.probing = true;
+            let shallow = depth * params::PROBCUT_DEPTH_PERCENT / 100;
+            let score = self.search(
+                position,
+                entry_counters,
+                shallow,
+                probe_beta - 1,
+                probe_beta,
+                ply,
+                false,
+                tt,
+                control,
+            );
+            self.probing = false;
+            if control.stop.load(Ordering::Relaxed) {
+                return 0;
             }
+            if score >= probe_beta {
+                return score - params::PROBCUT_MARGIN * depth;
+            }
+            list = std::mem::take(&mut self.lists[ply]);
+            order = std::mem::take(&mut self.orders[ply]);
+            self.order(&list, ply, &mut order);
+            if let Some(tt_move) = tt.probe(key).and_then(|entry| entry.mv) {
+                promote(&list, tt_move, &mut order);
+            }
+            self.pv[ply].clear();
         }
         // Step 5. Principal variation search.
         let original_alpha = alpha;
@@ -693,6 +685,20 @@ impl<R: Rules> Searcher<R> {
 }
 
 /// The history reward of a cutoff at `depth` plies.
+/// Whether neither side has a capture: the side to move's legal moves (`list`, not empty) are
+/// not captures (captures are compulsory, so a list holds only captures or none), and the
+/// opponent would have none if it were its turn. The evaluation cuts stay off other nodes,
+/// where the material the evaluation counts is about to change.
+#[inline(always)]
+fn nobody_can_capture<R: Rules>(position: &Position<R>, list: &MoveList<Bits<R>>) -> bool {
+    if list.as_slice()[0].is_capture() {
+        return false;
+    }
+    let mut passed = *position;
+    passed.pass();
+    !has_capture(&passed)
+}
+
 fn history_bonus(depth: i32) -> i32 {
     (depth * depth).min(params::HISTORY_MAX / 4)
 }
