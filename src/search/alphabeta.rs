@@ -390,10 +390,14 @@ impl<R: Rules> Searcher<R> {
             && ply > 0
             && depth <= params::STATIC_CUT_DEPTH
             && beta.abs() < WIN_BOUND
-            && nobody_can_capture(position, &list)
+            && !list.as_slice()[0].is_capture()
         {
+            // The opponent's captures (a pass and a move generation) are looked for only when
+            // the evaluation would cut.
             let eval = self.evaluate_at(position, ply);
-            if eval - params::STATIC_CUT_MARGIN * depth >= beta {
+            if eval - params::STATIC_CUT_MARGIN * depth >= beta
+                && nobody_can_capture(position, &list)
+            {
                 self.lists[ply] = list;
                 self.orders[ply] = order;
                 return eval;
