@@ -163,8 +163,13 @@ fn level_line(limit: MoveLimit) -> String {
 }
 
 impl<R: Rules> Player<R> for HubPlayer {
+    /// `new-game`, then `ping` until `pong`: an engine clears its tables when told of a new game
+    /// (zeroing a large hash table takes tens of milliseconds), and that work is done before
+    /// the first move's clock starts, not charged to it.
     fn new_game(&mut self, _start: &Position<R>, _side: Side) -> Result<(), Failure> {
-        self.send("new-game")
+        self.send("new-game")?;
+        self.send("ping")?;
+        self.expect("pong", STARTUP, |_| {}).map(drop)
     }
 
     fn go(

@@ -9,7 +9,10 @@ of pydraughts' legal moves. The number of games read must be the number the repo
 and the wins, draws and losses of the report must be those of the Result tags.
 
 pydraughts 0.6.7's reader repeats the first move of a game whose FEN has Black to move (its
-`_PDNGame._read`); the check drops that repeated move and says so.
+`_PDNGame._read`); the check drops that repeated move and says so. The same reader stops at a
+game without moves (a time forfeit at the first move, valid PDN): it returns before it keeps the
+rest of the file. The check therefore hands pydraughts one game at a time, cut at the blank line
+before each game's tags, and says how many games had no moves.
 
 Usage
     python tests/pydraughts/match_pdn.py [--damas target/release/damas] [--games 20]
@@ -58,16 +61,20 @@ def main() -> int:
         return 1
     played = int(report.stdout.split()[0])
     totals = re.search(r"^full vs level16: \+(\d+) =(\d+) -(\d+)", report.stdout, re.M)
-    games = PDNReader(filename=pdn_path).games
+    with open(pdn_path, encoding="utf8") as pdn_file:
+        texts = [text for text in re.split(r"\n\s*\n(?=\[)", pdn_file.read()) if text.strip()]
+    games = [game for text in texts for game in PDNReader(pdn_text=text).games]
     failures = []
     if len(games) != played:
         failures.append(f"the report says {played} games, pydraughts read {len(games)}")
     variant = PYDRAUGHTS_NAMES[args.variant]
     points = {"win": 0, "draw": 0, "loss": 0}
     repeated_first = 0
+    without_moves = 0
     for index, game in enumerate(games):
         fen = game.tags["FEN"]
         moves = list(game.moves)
+        without_moves += not moves
         if fen.startswith("B") and len(moves) >= 2 and moves[0] == moves[1]:
             moves = moves[1:]
             repeated_first += 1
@@ -101,7 +108,8 @@ def main() -> int:
     print(f"pydraughts read {len(games)} games from {pdn_path} and replayed every move; "
           f"results of 'full' from the tags: +{points['win']} ={points['draw']} -{points['loss']}"
           + (f"; dropped the repeated first move of {repeated_first} games (FEN with Black to move)"
-             if repeated_first else ""))
+             if repeated_first else "")
+          + (f"; {without_moves} games without moves" if without_moves else ""))
     for failure in failures:
         print("FAIL:", failure)
     return 1 if failures else 0

@@ -107,6 +107,49 @@ fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
     }
 }
 
+/// A game lost on time before its first move has no moves: it is still a whole PDN game (tags,
+/// the reason as a comment, the result), and the games after it in the file read back too.
+#[test]
+fn a_game_lost_at_its_first_move_is_written_without_moves_and_the_file_reads_on() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
+    let path = scratch("forfeit-first-move");
+    let engine = format!("cmd=python3 {script} overrun 1 {DAMAS} hub");
+    let output = damas(&[
+        "match",
+        "--engine",
+        &engine,
+        "name=late",
+        "--engine",
+        "depth=2",
+        "name=good",
+        "--tc",
+        "0.2",
+        "-n",
+        "4",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("terminations: time forfeit 4"), "{stdout}");
+    let games = replay::<English>(&path);
+    let rounds: Vec<&str> = games.iter().map(|(record, _)| record.tag("Round").unwrap()).collect();
+    assert_eq!(rounds.len(), 4, "{rounds:?}");
+    for (record, game) in &games {
+        // The late engine loses at its first move: the game has no moves when it moves first
+        // and one (good's) when it moves second.
+        let late_is_white = record.tag("White") == Some("late");
+        let late_moves_first =
+            late_is_white == (English::FIRST_TO_MOVE == damas::types::Side::White);
+        assert_eq!(game.moves().count(), usize::from(!late_moves_first), "{record:?}");
+        assert!(record.result.is_some(), "{record:?}");
+    }
+    assert!(
+        games.iter().any(|(_, game)| game.moves().count() == 0),
+        "some game ends before its first move"
+    );
+}
+
 #[test]
 fn a_match_of_hub_engines_at_once_is_recorded_whole_and_its_counts_agree_with_the_games() {
     let path = scratch("hub-match");
