@@ -1,6 +1,6 @@
 //! The search of one thread: iterative deepening, aspiration windows, principal variation search
 //! with a transposition table, killer and history move ordering, late-move reductions, a static
-//! cut near the horizon and ProbCut further from it (English only, see `params`), and a
+//! cut near the horizon and ProbCut further from it (in some rule sets, see `params`), and a
 //! quiescence search that plays out forced captures (a capture is never cut in the middle: a
 //! whole sequence is one move). Every ending of the game is seen in the tree through the game's
 //! own rules (`game::rules`: one [`Counters`] per ply, [`GameRules::judge_in_tree`] at every
@@ -9,6 +9,7 @@
 //!
 //! Depends on the rules library, `eval`, `egdb` and the sibling modules; it never prints.
 
+use super::params::ProbCutNodes;
 pub use super::score::{KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Value, WIN, WIN_BOUND};
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
@@ -403,18 +404,24 @@ impl<R: Rules> Searcher<R> {
                 return eval;
             }
         }
-        // Step 4c. ProbCut (where `params::probcut` says): a quiet node far from the horizon
+        // Step 4c. ProbCut (at the nodes `params::probcut` names): a node far from the horizon
         // whose shallow search is well above beta is taken as a cut (Scan's form: depth x 0.4,
-        // 0.1 man a ply above beta, not nested). Not where anyone can capture: there the
-        // shallow search counts the man a sacrifice gives and not the shot behind it.
-        if params::probcut::<R>()
+        // 0.1 man a ply above beta, not nested). The 8x8 rule sets cut only where nobody can
+        // capture: where a capture is due the shallow search counts the man a sacrifice gives
+        // and not the shot behind it. International measured the other way round.
+        let probcut = params::probcut::<R>();
+        if probcut != ProbCutNodes::None
             && !pv_node
             && !self.probing
             && ply > 0
             && depth >= params::PROBCUT_DEPTH
             && beta.abs() < WIN_BOUND
             && position.occupied().count() > params::PROBCUT_MIN_PIECES
-            && nobody_can_capture(position, &list)
+            && match probcut {
+                ProbCutNodes::Quiet => nobody_can_capture(position, &list),
+                ProbCutNodes::Captures => list.as_slice()[0].is_capture(),
+                ProbCutNodes::None => false,
+            }
         {
             let probe_beta = beta + params::PROBCUT_MARGIN * depth;
             self.lists[ply] = list;
