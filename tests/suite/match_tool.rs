@@ -60,9 +60,34 @@ fn replay<R: Rules>(path: &PathBuf) -> Vec<(pdn::PdnGame, Game<R>)> {
         .collect()
 }
 
+/// Four English games at 0.2 s a move between tests/engines/misbehave.py in `mode` (which
+/// misbehaves at its `at`-th move), named `bad`, and damas at depth 2, named `good`, written to
+/// `path`; the match must end normally. Returns its report.
+fn misbehaving_match(mode: &str, at: u32, path: &std::path::Path) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
+    let engine = format!("cmd=python3 {script} {mode} {at} {DAMAS} hub");
+    let output = damas(&[
+        "match",
+        "--engine",
+        &engine,
+        "name=bad",
+        "--engine",
+        "depth=2",
+        "name=good",
+        "--tc",
+        "0.2",
+        "-n",
+        "4",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{mode}: {stdout}{stderr}");
+    stdout
+}
+
 #[test]
 fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
     let cases = [
         ("crash", "abandoned"),
         ("illegal", "rules infraction"),
@@ -72,24 +97,7 @@ fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
     ];
     for (mode, termination) in cases {
         let path = scratch(&format!("misbehave-{mode}"));
-        let engine = format!("cmd=python3 {script} {mode} 3 {DAMAS} hub");
-        let output = damas(&[
-            "match",
-            "--engine",
-            &engine,
-            "name=bad",
-            "--engine",
-            "depth=2",
-            "name=good",
-            "--tc",
-            "0.2",
-            "-n",
-            "4",
-            "--pdn",
-            path.to_str().unwrap(),
-        ]);
-        let (stdout, stderr) = text(&output);
-        assert!(output.status.success(), "{mode}: {stdout}{stderr}");
+        let stdout = misbehaving_match(mode, 3, &path);
         assert!(stdout.contains("4 games"), "{mode}: {stdout}");
         assert!(stdout.contains(&format!("terminations: {termination} 4")), "{mode}: {stdout}");
         let games = replay::<English>(&path);
@@ -111,37 +119,18 @@ fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
 /// the reason as a comment, the result), and the games after it in the file read back too.
 #[test]
 fn a_game_lost_at_its_first_move_is_written_without_moves_and_the_file_reads_on() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
     let path = scratch("forfeit-first-move");
-    let engine = format!("cmd=python3 {script} overrun 1 {DAMAS} hub");
-    let output = damas(&[
-        "match",
-        "--engine",
-        &engine,
-        "name=late",
-        "--engine",
-        "depth=2",
-        "name=good",
-        "--tc",
-        "0.2",
-        "-n",
-        "4",
-        "--pdn",
-        path.to_str().unwrap(),
-    ]);
-    let (stdout, stderr) = text(&output);
-    assert!(output.status.success(), "{stdout}{stderr}");
+    let stdout = misbehaving_match("overrun", 1, &path);
     assert!(stdout.contains("terminations: time forfeit 4"), "{stdout}");
     let games = replay::<English>(&path);
     let rounds: Vec<&str> = games.iter().map(|(record, _)| record.tag("Round").unwrap()).collect();
     assert_eq!(rounds.len(), 4, "{rounds:?}");
     for (record, game) in &games {
-        // The late engine loses at its first move: the game has no moves when it moves first
+        // The bad engine loses at its first move: the game has no moves when it moves first
         // and one (good's) when it moves second.
-        let late_is_white = record.tag("White") == Some("late");
-        let late_moves_first =
-            late_is_white == (English::FIRST_TO_MOVE == damas::types::Side::White);
-        assert_eq!(game.moves().count(), usize::from(!late_moves_first), "{record:?}");
+        let bad_is_white = record.tag("White") == Some("bad");
+        let bad_moves_first = bad_is_white == (English::FIRST_TO_MOVE == damas::types::Side::White);
+        assert_eq!(game.moves().count(), usize::from(!bad_moves_first), "{record:?}");
         assert!(record.result.is_some(), "{record:?}");
     }
     assert!(
