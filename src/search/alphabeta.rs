@@ -72,6 +72,9 @@ pub struct Searcher<R: Rules> {
     node_limit: Option<u64>,
     /// True inside ProbCut's shallow search (which is not nested).
     probing: bool,
+    /// The score of the root's line in `pv[0]` (set with it: the line of a search that was
+    /// stopped before its iteration completed, see [`Searcher::unfinished`]).
+    root_score: Value,
 }
 
 /// One completed iteration.
@@ -114,6 +117,7 @@ impl<R: Rules> Searcher<R> {
             clock: None,
             node_limit: None,
             probing: false,
+            root_score: 0,
         }
     }
 
@@ -226,6 +230,18 @@ impl<R: Rules> Searcher<R> {
                 beta = INFINITY;
             }
         }
+    }
+
+    /// The root's best line so far in an iteration at `depth` that was stopped before it
+    /// completed: a move whose search at that depth finished and beat every move searched
+    /// before it (the root's line is only replaced by a completed search). `None` when not even
+    /// the first move's search finished. Reported at the depth completed before it.
+    pub fn unfinished(&self, depth: u32) -> Option<Iteration<R>> {
+        (!self.pv[0].is_empty()).then(|| Iteration {
+            depth: depth.saturating_sub(1),
+            score: self.root_score,
+            pv: self.pv[0].clone(),
+        })
     }
 
     /// Nodes searched but not yet added to the shared count.
@@ -544,6 +560,9 @@ impl<R: Rules> Searcher<R> {
                 if score > alpha {
                     alpha = score;
                     self.extend_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if score >= beta {
                         if !mv.is_capture() {
                             self.reward(&mv, depth, ply);

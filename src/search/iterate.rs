@@ -61,6 +61,14 @@ pub fn deepen<R: Rules>(
         for line in 0..plan.lines {
             let guess = previous.get(line).copied();
             let Some(iteration) = main.iterate(&root, depth, guess, shared.tt, control) else {
+                // Stopped mid-iteration. With one line, a move the unfinished iteration found
+                // better than the last one's (a completed search at the new depth) is played:
+                // the time spent on it is not thrown away.
+                if plan.lines == 1 {
+                    if let Some(unfinished) = main.unfinished(depth) {
+                        found.best = Some(unfinished);
+                    }
+                }
                 break;
             };
             let Some(&first) = iteration.pv.first() else { break };

@@ -32,7 +32,9 @@ const MARGIN: Duration = Duration::from_millis(30);
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
     start: Instant,
+    /// No iteration starts after this.
     soft: Option<Duration>,
+    /// The search stops at this.
     hard: Option<Duration>,
 }
 
@@ -49,7 +51,9 @@ impl TimeManager {
         }
         if let Some(move_time) = limits.move_time {
             // At most a fifth of the move kept back: with the whole margin a 10 ms move had no
-            // time left and searched one ply.
+            // time left and searched one ply. The whole move is searched: an iteration the
+            // clock stops still gives its best move so far (`Searcher::unfinished`); stopping
+            // at 60% left a median 30% of each move unused.
             let budget = move_time.saturating_sub((MARGIN / 3).min(move_time / 5));
             return (Some(budget), Some(budget));
         }
@@ -59,9 +63,10 @@ impl TimeManager {
         let usable = left.saturating_sub(MARGIN);
         let moves = limits.moves_to_go.map_or(30, |m| m.clamp(1, 50));
         let share = usable / moves + limits.increment.mul_f64(0.8);
-        let soft = share.min(usable.mul_f64(0.4));
-        let hard = (soft * 3).min(usable.mul_f64(if moves == 1 { 0.9 } else { 0.5 }));
-        (Some(soft), Some(hard.max(soft)))
+        let share = share.min(usable.mul_f64(0.4));
+        let hard = (share * 3).min(usable.mul_f64(if moves == 1 { 0.9 } else { 0.5 }));
+        // An iteration that starts after 60% of the share would likely end beyond it.
+        (Some(share.mul_f64(0.6)), Some(hard.max(share)))
     }
 
     /// Restarts the clock (a ponder hit: the opponent played the expected move).
@@ -76,7 +81,7 @@ impl TimeManager {
 
     /// True when no new iteration should start.
     pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|soft| self.elapsed() >= soft.mul_f64(0.6))
+        self.soft.is_some_and(|soft| self.elapsed() >= soft)
     }
 
     /// True when the search must stop at once.
@@ -95,6 +100,10 @@ mod tests {
         let (soft, hard) = TimeManager::bounds(&limits);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft <= hard && hard < Duration::from_secs(30));
+        // A fixed move time is searched whole: iterations start until its end.
+        let fixed = Limits { move_time: Some(Duration::from_millis(100)), ..Limits::default() };
+        let (soft, hard) = TimeManager::bounds(&fixed);
+        assert_eq!(soft, hard);
         let last = Limits {
             time_left: Some(Duration::from_secs(1)),
             moves_to_go: Some(1),

@@ -454,6 +454,29 @@ fn hub_plays_from_the_opening_book_only_in_games() {
 }
 
 #[test]
+fn a_fixed_move_time_is_used_whole() {
+    // The search once stopped starting iterations at 60% of a fixed move time and threw an
+    // unfinished one away: a 100 ms move took a median 70 ms. Now every move takes its time
+    // (less the few milliseconds kept back for the reply), and the move it plays is legal.
+    let mut engine = hub_ready_with(&["set-param name=threads value=1"]);
+    // Positions with a choice of moves: a single legal move is played at once.
+    for played in [&[][..], &["32-28"][..], &["34-30"][..]] {
+        match played {
+            [] => engine.send(&format!("pos pos={INTL_START}")),
+            _ => engine.send(&format!("pos pos={INTL_START} moves=\"{}\"", played.join(" "))),
+        }
+        engine.send("level move-time=0.5");
+        let started = std::time::Instant::now();
+        engine.send("go think");
+        let mv = done_move(engine.until("done").last().unwrap());
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(450), "{played:?}: done after {took:?}");
+        assert!(legal_after::<International>(INTL_START, played, &mv), "{mv}");
+    }
+    engine.send("quit");
+}
+
+#[test]
 fn hub_ponder_then_ponder_hit_plays_on_the_clock() {
     let mut engine = hub_ready();
     engine.send(&format!("pos pos={INTL_START} moves=\"32-28 19-23\""));
