@@ -239,9 +239,11 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
     let mut first: Vec<Vec<Node>> = vec![Vec::new(), Vec::new()];
     let mut slots: Vec<Vec<Slot>> = Vec::new();
     for (k, index) in indexes.iter().enumerate() {
+        // Each worker generates into one list of its own: a list made per position cost a
+        // fifth of the build's time in malloc and free.
         let settled: Vec<(Slot, Option<u8>)> = (0..index.size())
             .into_par_iter()
-            .map(|i| -> Result<(Slot, Option<u8>), BuildError> {
+            .map_init(MoveList::new, |moves, i| -> Result<(Slot, Option<u8>), BuildError> {
                 let slot = |value: Value, settled: bool, open: u8| Slot {
                     value: AtomicU8::new(value.0),
                     settled: AtomicU8::new(u8::from(settled)),
@@ -254,8 +256,7 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
                     let level = (value.outcome() != Outcome::Draw).then_some(0);
                     return Ok((slot(value, true, CANNOT_LOSE), level));
                 }
-                let mut moves = MoveList::new();
-                rules.legal_moves_into(&position, &Counters::default(), &mut moves);
+                rules.legal_moves_into(&position, &Counters::default(), moves);
                 let (mut open, mut cannot_lose) = (0u32, false);
                 for mv in moves.iter() {
                     let mut after = position;
@@ -304,41 +305,52 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
         if level > MAX_DISTANCE {
             return Err(BuildError::TooLong(pair[0]));
         }
+        // Each worker gathers what it settles in one vector, with one scratch move list (a
+        // vector and a list per frontier position were most of the build's malloc time).
         let found: Vec<Node> = frontier
             .par_iter()
             .with_min_len(64)
-            .flat_map_iter(|&(k, i)| {
-                let slot = &slots[usize::from(k)][i as usize];
-                let value = Value(slot.value.load(Ordering::Acquire));
-                let position = indexes[usize::from(k)].position::<R>(u64::from(i));
-                let mut settled = Vec::new();
-                if let Some(position) = position {
-                    for_each_predecessor(&rules, &position, |before| {
-                        let Some((pk, pi)) = in_pair(&before) else { return };
-                        let pred = &slots[pk][pi as usize];
-                        if pred.settled.load(Ordering::Acquire) != 0 {
-                            return;
-                        }
-                        let settles = match value.outcome() {
-                            Outcome::Loss => pred.settle(Value::win(level)),
-                            Outcome::Win => {
-                                let left = pred.open_successors.fetch_update(
-                                    Ordering::AcqRel,
-                                    Ordering::Acquire,
-                                    |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
-                                );
-                                left == Ok(1) && pred.settle(Value::loss(level))
+            .fold(
+                || (Vec::new(), MoveList::new()),
+                |(mut settled, mut moves), &(k, i)| {
+                    let slot = &slots[usize::from(k)][i as usize];
+                    let value = Value(slot.value.load(Ordering::Acquire));
+                    let position = indexes[usize::from(k)].position::<R>(u64::from(i));
+                    if let Some(position) = position {
+                        for_each_predecessor(&rules, &position, &mut moves, |before| {
+                            let Some((pk, pi)) = in_pair(&before) else { return };
+                            let pred = &slots[pk][pi as usize];
+                            if pred.settled.load(Ordering::Acquire) != 0 {
+                                return;
                             }
-                            Outcome::Draw => false,
-                        };
-                        if settles {
-                            settled.push((pk as u8, pi as u32));
-                        }
-                    });
+                            let settles = match value.outcome() {
+                                Outcome::Loss => pred.settle(Value::win(level)),
+                                Outcome::Win => {
+                                    let left = pred.open_successors.fetch_update(
+                                        Ordering::AcqRel,
+                                        Ordering::Acquire,
+                                        |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
+                                    );
+                                    left == Ok(1) && pred.settle(Value::loss(level))
+                                }
+                                Outcome::Draw => false,
+                            };
+                            if settles {
+                                settled.push((pk as u8, pi as u32));
+                            }
+                        });
+                    }
+                    (settled, moves)
+                },
+            )
+            .map(|(settled, _)| settled)
+            .reduce(Vec::new, |mut gathered, mut more| {
+                if gathered.len() < more.len() {
+                    std::mem::swap(&mut gathered, &mut more);
                 }
-                settled.into_iter()
-            })
-            .collect();
+                gathered.append(&mut more);
+                gathered
+            });
         frontier = found;
         frontier.append(&mut next_first);
     }
@@ -360,6 +372,7 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
 fn for_each_predecessor<R: Rules>(
     rules: &GameRules,
     position: &Position<R>,
+    moves: &mut MoveList<Bits<R>>,
     mut visit: impl FnMut(Position<R>),
 ) {
     // The position before the reply: the mover of `position` is Black there, and White has
@@ -368,7 +381,6 @@ fn for_each_predecessor<R: Rules>(
     let white = after.pieces(Side::White);
     let black = after.pieces(Side::Black);
     let empty = after.empty();
-    let mut moves = MoveList::new();
     for to in white.iter() {
         let king = after.kings().contains(to);
         for dir in 0..MAX_DIRECTIONS {
@@ -387,8 +399,7 @@ fn for_each_predecessor<R: Rules>(
                     Position::<R>::from_parts(white ^ moved, black, kings, Side::White)
                 {
                     let from_bit = from.lowest();
-                    moves.clear();
-                    rules.legal_moves_into(&before, &Counters::default(), &mut moves);
+                    rules.legal_moves_into(&before, &Counters::default(), moves);
                     let legal = moves.iter().any(|mv| {
                         !mv.is_capture() && !mv.promotes() && mv.from() == from_bit && mv.to() == to
                     });

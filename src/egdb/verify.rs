@@ -11,9 +11,9 @@
 use super::build::settled_at_once;
 use super::index::{Slice, canonical};
 use super::{Egdb, Outcome, Table, Value, position_rules};
-use crate::game::rules::Counters;
+use crate::game::rules::{Counters, GameRules};
 use crate::moves::MoveList;
-use crate::position::Position;
+use crate::position::{Bits, Position};
 use crate::rules::Rules;
 use rayon::prelude::*;
 
@@ -31,15 +31,19 @@ pub struct Inconsistency {
 }
 
 /// The value `position` (White to move) must have, from its successors in `egdb`; None when a
-/// successor's slice is missing.
-pub fn expected_value<R: Rules>(egdb: &Egdb<R>, position: &Position<R>) -> Option<Value> {
-    let rules = position_rules::<R>();
-    if let Some(value) = settled_at_once(&rules, position) {
+/// successor's slice is missing. `rules` are [`position_rules`]; `moves` is scratch (one list
+/// per worker: one per position cost malloc time).
+pub fn expected_value<R: Rules>(
+    egdb: &Egdb<R>,
+    rules: &GameRules,
+    position: &Position<R>,
+    moves: &mut MoveList<Bits<R>>,
+) -> Option<Value> {
+    if let Some(value) = settled_at_once(rules, position) {
         return Some(value);
     }
     let slice = Slice::of(position);
-    let mut moves = MoveList::new();
-    rules.legal_moves_into(position, &Counters::default(), &mut moves);
+    rules.legal_moves_into(position, &Counters::default(), moves);
     let (mut shortest_win, mut longest_loss, mut all_won_for_them) = (None::<u32>, 0, true);
     for mv in moves.iter() {
         let mut after = *position;
@@ -67,25 +71,27 @@ pub fn expected_value<R: Rules>(egdb: &Egdb<R>, position: &Position<R>) -> Optio
 /// first few inconsistencies.
 pub fn verify_table<R: Rules>(egdb: &Egdb<R>, table: &Table) -> (u64, Vec<Inconsistency>) {
     let slice = table.index.slice();
+    let rules = position_rules::<R>();
     let (checked, mut wrong) = table
         .values
         .par_iter()
         .enumerate()
         .with_min_len(1024)
         .fold(
-            || (0u64, Vec::new()),
-            |(mut checked, mut wrong), (i, &byte)| {
+            || (0u64, Vec::new(), MoveList::new()),
+            |(mut checked, mut wrong, mut moves), (i, &byte)| {
                 if let Some(position) = table.index.position::<R>(i as u64) {
                     checked += 1;
                     let stored = Value(byte);
-                    let expected = expected_value(egdb, &position);
+                    let expected = expected_value(egdb, &rules, &position, &mut moves);
                     if expected != Some(stored) && wrong.len() < 10 {
                         wrong.push(Inconsistency { slice, index: i as u64, stored, expected });
                     }
                 }
-                (checked, wrong)
+                (checked, wrong, moves)
             },
         )
+        .map(|(checked, wrong, _)| (checked, wrong))
         .reduce(
             || (0, Vec::new()),
             |(a, mut wa), (b, wb)| {
