@@ -239,8 +239,8 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
     let mut first: Vec<Vec<Node>> = vec![Vec::new(), Vec::new()];
     let mut slots: Vec<Vec<Slot>> = Vec::new();
     for (k, index) in indexes.iter().enumerate() {
-        // Each worker generates into one list of its own: a list made per position cost a
-        // fifth of the build's time in malloc and free.
+        // Each worker generates into one list of its own instead of allocating one per
+        // position.
         let settled: Vec<(Slot, Option<u8>)> = (0..index.size())
             .into_par_iter()
             .map_init(MoveList::new, |moves, i| -> Result<(Slot, Option<u8>), BuildError> {
@@ -305,8 +305,8 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
         if level > MAX_DISTANCE {
             return Err(BuildError::TooLong(pair[0]));
         }
-        // Each worker gathers what it settles in one vector, with one scratch move list (a
-        // vector and a list per frontier position were most of the build's malloc time).
+        // Each worker gathers what it settles in one vector, with one scratch move list,
+        // instead of allocating both per frontier position.
         let found: Vec<Node> = frontier
             .par_iter()
             .with_min_len(64)

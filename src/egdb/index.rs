@@ -267,7 +267,8 @@ impl SliceIndex {
         let counts =
             [self.slice.men[0], self.slice.men[1], self.slice.kings[0], self.slice.kings[1]]
                 .map(usize::from);
-        // On the stack: three vectors a call were a fifth of a build's time in malloc and free.
+        // On the stack: the three vectors a call this made were about a fifth of an English
+        // 6-piece build's time in malloc and free (perf).
         let mut occupied = [false; MAX_SQUARES];
         let mut sets = [Bits::<R>::EMPTY; 4];
         let mut dense = [0usize; MAX_KIND];

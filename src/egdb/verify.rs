@@ -31,8 +31,8 @@ pub struct Inconsistency {
 }
 
 /// The value `position` (White to move) must have, from its successors in `egdb`; None when a
-/// successor's slice is missing. `rules` are [`position_rules`]; `moves` is scratch (one list
-/// per worker: one per position cost malloc time).
+/// successor's slice is missing. `rules` are [`position_rules`]; `moves` is scratch, one list
+/// per worker rather than an allocation per position.
 pub fn expected_value<R: Rules>(
     egdb: &Egdb<R>,
     rules: &GameRules,
