@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use damas::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
 use damas::egdb::index::SliceIndex;
-use damas::egdb::{Egdb, Outcome, file, verify};
+use damas::egdb::{Egdb, Encoding, Outcome, file, verify};
 use damas::notation::{fen, moves};
 use damas::rules::{Rules, Variant};
 use damas::with_variant;
@@ -31,6 +31,11 @@ pub enum EgdbCommand {
         /// Threads (default: all cores).
         #[arg(long, short = 't')]
         threads: Option<usize>,
+        /// Slices of up to this many pieces keep the distance to conversion (the engine plays
+        /// their wins from the files); larger ones store win, draw or loss only, a quarter of a
+        /// byte a position, and the search converts their wins.
+        #[arg(long, default_value_t = 5)]
+        distance_pieces: u32,
     },
     /// Win, draw or loss for the side to move, and the moves that keep the value.
     Probe {
@@ -100,7 +105,7 @@ fn dir_of(variant: Variant, given: &Option<PathBuf>) -> Result<PathBuf, UserErro
 /// Runs an `egdb` subcommand.
 pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
     match command {
-        EgdbCommand::Build { variant, pieces, egdb_path, threads } => {
+        EgdbCommand::Build { variant, pieces, egdb_path, threads, distance_pieces } => {
             let variant: Variant = variant.parse()?;
             if let Some(threads) = threads {
                 rayon::ThreadPoolBuilder::new()
@@ -109,7 +114,7 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
                     .map_err(|e| UserError(format!("threads: {e}")))?;
             }
             let dir = dir_of(variant, egdb_path)?;
-            with_variant!(variant, R => run_build::<R>(&dir, *pieces))
+            with_variant!(variant, R => run_build::<R>(&dir, *pieces, *distance_pieces))
         }
         EgdbCommand::Probe { variant, fen, egdb_path } => {
             let variant: Variant = variant.parse()?;
@@ -155,7 +160,7 @@ fn load<R: Rules>(dir: &Path, missing_ok: bool) -> Result<(Egdb<R>, usize), User
     Ok((egdb, refused.len()))
 }
 
-fn run_build<R: Rules>(dir: &Path, pieces: u32) -> Result<(), UserError> {
+fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<(), UserError> {
     let (mut egdb, _) = load::<R>(dir, true)?;
     let kept = egdb.slices().count();
     let pairs = build::pairs(pieces).len() as u64;
@@ -168,9 +173,10 @@ fn run_build<R: Rules>(dir: &Path, pieces: u32) -> Result<(), UserError> {
     let result = build::build(
         &mut egdb,
         pieces,
+        distance_pieces,
         |table, report| {
-            let path =
-                file::write::<R>(dir, table).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = file::write::<R>(dir, table, report.encoding)
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
             let c = &report.counts;
             bar.borrow().println(&format!(
                 "{:<14} {:>12} positions {:>12} wins {:>12} draws {:>12} losses, longest {:>3} plies, {} levels, {:.1} s  {}",
@@ -302,15 +308,18 @@ fn run_stats<R: Rules>(dir: &Path) -> Result<(), UserError> {
     println!("{} ({})", dir.display(), R::VARIANT.name());
     let mut by_pieces: BTreeMap<u32, Counts> = BTreeMap::new();
     for (slice, table) in egdb.slices() {
-        let c = Counts::of::<R>(table);
+        let c = Counts::of(&egdb, table);
+        let distances = match table.encoding {
+            Encoding::Distances => format!("longest {} plies", c.longest),
+            Encoding::Wdl => "no distances".to_string(),
+        };
         println!(
-            "{:<14} {:>14} positions {:>14} wins {:>14} draws {:>14} losses  longest {} plies",
+            "{:<14} {:>14} positions {:>14} wins {:>14} draws {:>14} losses  {distances}",
             slice.to_string(),
             c.positions,
             c.wins,
             c.draws,
             c.losses,
-            c.longest
         );
         let entry = by_pieces.entry(slice.pieces()).or_default();
         *entry = entry.plus(&c);
@@ -327,10 +336,11 @@ fn run_stats<R: Rules>(dir: &Path) -> Result<(), UserError> {
 fn run_verify<R: Rules>(dir: &Path) -> Result<(), UserError> {
     let (egdb, refused) = load::<R>(dir, false)?;
     let mut bad = refused;
-    let mut checked = 0;
+    let (mut positions, mut checked) = (0, 0);
     for (slice, table) in egdb.slices() {
-        let (n, wrong) = verify::verify_table(&egdb, table);
-        checked += n;
+        let (n, c, wrong) = verify::verify_table(&egdb, table);
+        positions += n;
+        checked += c;
         for w in &wrong {
             let position = table.index.position::<R>(w.index);
             let text = position.map(|p| fen::write(&p)).unwrap_or_default();
@@ -340,9 +350,14 @@ fn run_verify<R: Rules>(dir: &Path) -> Result<(), UserError> {
         bad += wrong.len();
     }
     if bad > 0 {
-        println!("{checked} positions checked, {bad} problems");
+        println!("{positions} positions, {checked} checked, {bad} problems");
         std::process::exit(1);
     }
-    println!("{checked} positions in {} slices checked: all consistent", egdb.slices().count());
+    println!(
+        "{positions} positions in {} slices: {checked} checked against their successors, {} \
+         with a capture answered from their captures; all consistent",
+        egdb.slices().count(),
+        positions - checked
+    );
     Ok(())
 }

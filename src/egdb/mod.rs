@@ -12,7 +12,12 @@
 //! The distance counts plies until the material changes (a capture or a promotion into a
 //! smaller slice whose value is the same) or the game ends: a distance to conversion. Playing
 //! the move that keeps the value and shortens the distance converts every won position, slice
-//! by slice.
+//! by slice. The largest slices may be stored without it ([`Encoding::Wdl`], a quarter of a
+//! byte a position): their wins are then converted by the search, which scores them in their
+//! own band with the evaluation and sees the conversions into the slices with distances.
+//!
+//! Files leave out the values of positions with a capture (see [`file`]): a probe answers them
+//! from their captures' values, as the build found them.
 //!
 //! Depends on the rules library and `game::rules`; must not depend on search or protocols.
 
@@ -22,7 +27,7 @@ pub mod file;
 pub mod index;
 pub mod verify;
 
-use crate::game::rules::{GameRules, Verdict};
+use crate::game::rules::{Counters, GameRules, Verdict};
 use crate::movegen;
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
@@ -55,21 +60,112 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// A stored value: one byte. 0 is a draw, 1..=127 a win in `v - 1` plies, 128..=255 a loss in
-/// `v - 128` plies.
+/// A stored value: one byte. 0 is a draw, 1..=126 a win in `v - 1` plies, 128..=253 a loss in
+/// `v - 128` plies; 127 and 255 are a win and a loss whose distance is not stored
+/// ([`Encoding::Wdl`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Value(pub u8);
+
+/// How a table holds its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// A [`Value`] byte a position: win, draw or loss with the distance to conversion.
+    Distances,
+    /// Two bits a position, four to a byte from the low bits up: 0 draw, 1 win, 2 loss.
+    Wdl,
+}
+
+impl Encoding {
+    /// Bytes that `numbers` values take.
+    pub fn bytes(self, numbers: u64) -> u64 {
+        match self {
+            Encoding::Distances => numbers,
+            Encoding::Wdl => numbers.div_ceil(4),
+        }
+    }
+
+    /// The value of number `i` in `bytes`, encoded this way.
+    #[inline]
+    pub fn value_in(self, bytes: &[u8], i: usize) -> Option<Value> {
+        match self {
+            Encoding::Distances => bytes.get(i).map(|&byte| Value(byte)),
+            Encoding::Wdl => {
+                bytes.get(i / 4).map(|&byte| Value::of_wdl_code((byte >> (2 * (i % 4))) & 3))
+            }
+        }
+    }
+
+    /// Values a byte holds.
+    fn per_byte(self) -> usize {
+        match self {
+            Encoding::Distances => 1,
+            Encoding::Wdl => 4,
+        }
+    }
+
+    /// `values` (a [`Value`] byte each) in this encoding.
+    pub fn encode(self, values: &[u8]) -> Vec<u8> {
+        match self {
+            Encoding::Distances => values.to_vec(),
+            Encoding::Wdl => values
+                .chunks(4)
+                .map(|four| {
+                    four.iter()
+                        .enumerate()
+                        .fold(0, |byte, (k, &v)| byte | (Value(v).wdl_code() << (2 * k)))
+                })
+                .collect(),
+        }
+    }
+}
 
 /// Memory for the databases' values by default, MiB: English up to 5 pieces (146 M values)
 /// fits whole; beyond it, files are read through a cache of this size.
 pub const DEFAULT_MEMORY_MB: usize = 256;
 
 /// The longest distance a value holds (a longer one fails the build, not silently).
-pub const MAX_DISTANCE: u32 = 126;
+pub const MAX_DISTANCE: u32 = 125;
 
 impl Value {
     /// A draw.
     pub const DRAW: Value = Value(0);
+
+    /// A win whose distance is not stored.
+    pub const WIN: Value = Value(127);
+
+    /// A loss whose distance is not stored.
+    pub const LOSS: Value = Value(255);
+
+    /// Whether the distance is known (a draw's is 0).
+    pub fn has_distance(self) -> bool {
+        self != Value::WIN && self != Value::LOSS
+    }
+
+    /// The value without its distance.
+    pub fn without_distance(self) -> Value {
+        match self.outcome() {
+            Outcome::Win => Value::WIN,
+            Outcome::Draw => Value::DRAW,
+            Outcome::Loss => Value::LOSS,
+        }
+    }
+
+    /// Its two-bit code in [`Encoding::Wdl`].
+    fn wdl_code(self) -> u8 {
+        match self.outcome() {
+            Outcome::Draw => 0,
+            Outcome::Win => 1,
+            Outcome::Loss => 2,
+        }
+    }
+
+    fn of_wdl_code(code: u8) -> Value {
+        match code {
+            1 => Value::WIN,
+            2 => Value::LOSS,
+            _ => Value::DRAW,
+        }
+    }
 
     /// A win in `plies` (at most [`MAX_DISTANCE`]).
     pub fn win(plies: u32) -> Value {
@@ -90,7 +186,7 @@ impl Value {
         }
     }
 
-    /// Plies to the result (0 for a draw).
+    /// Plies to the result (0 for a draw; more than [`MAX_DISTANCE`] when not stored).
     pub fn distance(self) -> u32 {
         match self.0 {
             0 => 0,
@@ -113,6 +209,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.outcome() {
             Outcome::Draw => f.write_str("draw"),
+            outcome if !self.has_distance() => write!(f, "{outcome}"),
             outcome => {
                 let plies = self.distance();
                 write!(f, "{outcome} in {plies} {}", if plies == 1 { "ply" } else { "plies" })
@@ -200,8 +297,39 @@ pub fn position_rules<R: Rules>() -> GameRules {
 pub struct Table {
     /// The numbering.
     pub index: SliceIndex,
-    /// One value per number (holes hold draws).
+    /// How `values` holds them.
+    pub encoding: Encoding,
+    /// Whether the positions with a capture hold their values (a table the build has just
+    /// solved does; one read from a file does not, see [`stored_in_files`]).
+    pub captures_stored: bool,
+    /// The values, encoded (holes hold anything).
     pub values: Vec<u8>,
+}
+
+impl Table {
+    /// The same values without their distances ([`Encoding::Wdl`]).
+    pub fn without_distances(&self) -> Table {
+        let values = match self.encoding {
+            Encoding::Distances => Encoding::Wdl.encode(&self.values),
+            Encoding::Wdl => self.values.clone(),
+        };
+        Table { index: self.index.clone(), encoding: Encoding::Wdl, values, ..*self }
+    }
+
+    /// The stored value of number `i` (for a position with a capture, meaningful only when
+    /// `captures_stored`).
+    #[inline]
+    pub fn value(&self, i: u64) -> Option<Value> {
+        self.encoding.value_in(&self.values, usize::try_from(i).ok()?)
+    }
+}
+
+/// Whether a file holds the value of `position` (White to move): it does unless the position
+/// has a capture the rules do not decide at once. Those (a quarter to two fifths of a slice)
+/// take any value in the files, whatever compresses best, and a probe answers them from their
+/// captures: half the size of the 6-piece English files. `rules` are [`position_rules`].
+pub fn stored_in_files<R: Rules>(rules: &GameRules, position: &Position<R>) -> bool {
+    !movegen::has_capture(position) || build::settled_at_once(rules, position).is_some()
 }
 
 /// A set of solved slices of rule set `R`: decoded whole in memory ([`Egdb::load`], the
@@ -216,7 +344,10 @@ pub struct Egdb<R: Rules> {
     /// Whether a block could not be read (it is reported once).
     failed: AtomicBool,
     max_pieces: u32,
-    rules: std::marker::PhantomData<R>,
+    /// The rules a position alone decides ([`position_rules`]), for the positions the files
+    /// leave out.
+    rules: GameRules,
+    variant: std::marker::PhantomData<R>,
 }
 
 impl<R: Rules> Default for Egdb<R> {
@@ -227,7 +358,8 @@ impl<R: Rules> Default for Egdb<R> {
             cache: None,
             failed: AtomicBool::new(false),
             max_pieces: 0,
-            rules: std::marker::PhantomData,
+            rules: position_rules::<R>(),
+            variant: std::marker::PhantomData,
         }
     }
 }
@@ -330,7 +462,11 @@ impl<R: Rules> Egdb<R> {
                 }
             }
         } else {
-            let block = opened.iter().map(|(_, stored)| stored.block_numbers()).max().unwrap_or(1);
+            let block = opened
+                .iter()
+                .map(|(_, stored)| stored.encoding().bytes(stored.block_numbers()))
+                .max()
+                .unwrap_or(1);
             egdb.cache = Some(BlockCache::new(memory, block as usize));
             for (id, (slice, stored)) in opened.into_iter().enumerate() {
                 egdb.max_pieces = egdb.max_pieces.max(slice.pieces());
@@ -360,16 +496,25 @@ impl<R: Rules> Egdb<R> {
             return Some(Value::of_verdict(GameRules::no_move::<R>(Side::White), Side::White));
         }
         if let Some(table) = self.tables.get(&slice) {
-            let i = usize::try_from(table.index.index(&turned)).ok()?;
-            return table.values.get(i).map(|&v| Value(v));
+            if !table.captures_stored && !stored_in_files(&self.rules, &turned) {
+                return self.by_captures(&turned);
+            }
+            return table.value(table.index.index(&turned));
         }
         let (id, stored) = self.stored.get(&slice)?;
+        if !stored_in_files(&self.rules, &turned) {
+            return self.by_captures(&turned);
+        }
         let cache = self.cache.as_ref()?;
         let i = stored.index().index(&turned);
         let (block, offset) = (i / stored.block_numbers(), i % stored.block_numbers());
         let block = usize::try_from(block).ok()?;
-        match cache.value((*id, block as u64), offset as usize, || stored.block(block)) {
-            Ok(value) => value.map(Value),
+        let encoding = stored.encoding();
+        let per_byte = encoding.per_byte();
+        let offset = offset as usize;
+        let byte = cache.value((*id, block as u64), offset / per_byte, || stored.block(block));
+        match byte {
+            Ok(byte) => encoding.value_in(&[byte?], offset % per_byte),
             Err(error) => {
                 if !self.failed.swap(true, Ordering::Relaxed) {
                     log::warn!("endgame database: {error}");
@@ -377,6 +522,28 @@ impl<R: Rules> Egdb<R> {
                 None
             }
         }
+    }
+
+    /// The value of `position` (White to move, with a capture) from its captures' values, as
+    /// the build settles it: won in 1 ply when a capture leaves the opponent lost, else drawn
+    /// when one leaves them drawn, else lost in 1. Captures always lead into smaller slices.
+    fn by_captures(&self, position: &Position<R>) -> Option<Value> {
+        if let Some(value) = build::settled_at_once(&self.rules, position) {
+            return Some(value);
+        }
+        let mut moves = crate::moves::MoveList::new();
+        self.rules.legal_moves_into(position, &Counters::default(), &mut moves);
+        let mut value = Value::loss(1);
+        for mv in moves.iter() {
+            let mut after = *position;
+            after.play_unhashed(mv);
+            match self.probe(&after)?.outcome() {
+                Outcome::Loss => return Some(Value::win(1)),
+                Outcome::Draw => value = Value::DRAW,
+                Outcome::Win => {}
+            }
+        }
+        Some(value)
     }
 
     /// The moves of `position` that keep its value, the fastest first (a win: the shortest
@@ -390,7 +557,7 @@ impl<R: Rules> Egdb<R> {
             let reply = self.probe(&after)?;
             // A capture or a promotion leaves the slice: a won smaller slice is progress
             // whatever its distance. Inside the slice the distance must come down by one.
-            let converts = mv.is_capture() || mv.promotes();
+            let converts = mv.is_capture() || mv.promotes() || !value.has_distance();
             let keeps = match value.outcome() {
                 Outcome::Win => {
                     reply.outcome() == Outcome::Loss
@@ -423,7 +590,7 @@ mod tests {
 
     fn solved<R: Rules>(pieces: u32) -> Egdb<R> {
         let mut egdb = Egdb::new();
-        build::build(&mut egdb, pieces, |_, _| Ok(()), |_, _, _| {}).expect("build");
+        build::build(&mut egdb, pieces, pieces, |_, _| Ok(()), |_, _, _| {}).expect("build");
         egdb
     }
 
@@ -437,10 +604,10 @@ mod tests {
         let egdb = solved::<English>(3);
         let mut counts = [build::Counts::default(); 4];
         for (slice, table) in egdb.slices() {
-            let c = build::Counts::of::<English>(table);
+            let c = build::Counts::of(&egdb, table);
             counts[slice.pieces() as usize] = counts[slice.pieces() as usize].plus(&c);
-            let (checked, wrong) = verify::verify_table(&egdb, table);
-            assert_eq!(checked, c.positions);
+            let (positions, checked, wrong) = verify::verify_table(&egdb, table);
+            assert_eq!((positions, checked), (c.positions, c.positions));
             assert!(wrong.is_empty(), "{slice}: {wrong:?}");
         }
         assert_eq!(counts[2].positions, 3_488);
@@ -448,13 +615,13 @@ mod tests {
         // A king against a king is not always a draw: a king in its single corner (29, one
         // neighbour: 25) with the enemy king on 22 must step to 25 and is taken (22x29).
         let kk = egdb.tables.get(&Slice::new([0, 0], [1, 1])).expect("1K v 1K");
-        let kk = build::Counts::of::<English>(kk);
+        let kk = build::Counts::of(&egdb, kk);
         assert!(kk.losses > 0 && kk.draws > 0, "{kk:?}");
         assert_eq!(value(&egdb, "W:WK29:BK22").outcome(), Outcome::Loss);
         assert_eq!(value(&egdb, "W:WK1:BK32"), Value::DRAW);
         // Two kings against one win nearly always, not always.
         let two = egdb.tables.get(&Slice::new([0, 0], [2, 1])).expect("2K v 1K");
-        let two = build::Counts::of::<English>(two);
+        let two = build::Counts::of(&egdb, two);
         assert!(two.draws > 0 && two.wins > 100 * two.draws, "{two:?}");
         // The lone king in the double corner lasts longest; each best move shortens the win.
         let mut position = fen::parse::<English>("B:WK18,K14:BK27").expect("fen");
@@ -479,8 +646,11 @@ mod tests {
         let egdb = solved::<English>(3);
         let dir = std::env::temp_dir().join(format!("damas-egdb-open-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        for (_, table) in egdb.slices() {
-            file::write::<English>(&dir, table).expect("write");
+        // Two pieces with distances, three without.
+        let encoding_of =
+            |slice: &Slice| if slice.pieces() <= 2 { Encoding::Distances } else { Encoding::Wdl };
+        for (slice, table) in egdb.slices() {
+            file::write::<English>(&dir, table, encoding_of(slice)).expect("write");
         }
         let (whole, refused) = Egdb::<English>::open(&dir, 1 << 30, None).expect("open");
         assert!(refused.is_empty() && !whole.is_cached());
@@ -488,22 +658,46 @@ mod tests {
         let (two, _) = Egdb::<English>::open(&dir, 1 << 30, Some(2)).expect("open");
         assert_eq!(two.max_pieces(), 2);
         assert!(two.probe(&fen::parse::<English>("W:WK18,K14:BK27").expect("fen")).is_none());
-        // 200 k values in 128 KiB: the cache keeps a few blocks and reads the rest again.
-        let memory = 128 << 10;
+        // 53 KB decoded (200 k values, those of 3 pieces in two bits) in 16 KiB: the cache
+        // keeps two blocks and reads the rest again.
+        let memory = 16 << 10;
         let (cached, _) = Egdb::<English>::open(&dir, memory, None).expect("open");
         assert!(cached.is_cached() && cached.slices().count() == 0);
-        let mut probed = 0;
-        for (_, table) in egdb.slices() {
-            for i in (0..table.values.len()).step_by(7) {
-                if let Some(position) = table.index.position::<English>(i as u64) {
-                    let wanted = Some(Value(table.values[i]));
-                    assert_eq!(cached.probe(&position), wanted);
-                    assert_eq!(whole.probe(&position), wanted);
+        // The files answer as the build: capture positions (left out of the files) by their
+        // captures, with the same values; the others as stored, without distances in the
+        // files without them.
+        let rules = position_rules::<English>();
+        let (mut probed, mut captures) = (0, 0);
+        for (slice, table) in egdb.slices() {
+            for i in (0..table.index.size()).step_by(7) {
+                if let Some(position) = table.index.position::<English>(i) {
+                    let built = table.value(i).expect("a value");
+                    let wanted = if !stored_in_files(&rules, &position) {
+                        captures += 1;
+                        built
+                    } else if encoding_of(slice) == Encoding::Wdl {
+                        built.without_distance()
+                    } else {
+                        built
+                    };
+                    assert_eq!(cached.probe(&position), Some(wanted));
+                    assert_eq!(whole.probe(&position), Some(wanted));
                     probed += 1;
                 }
             }
         }
-        assert!(probed > 25_000, "{probed}");
+        assert!(probed > 25_000 && captures > 3_000, "{probed} {captures}");
+        // The files verify: capture positions are not checked, the others against successors
+        // found partly by captures.
+        let (mut positions, mut checked) = (0, 0);
+        for (slice, table) in whole.slices() {
+            let (n, c, wrong) = verify::verify_table(&whole, table);
+            assert!(wrong.is_empty(), "{slice}: {wrong:?}");
+            positions += n;
+            checked += c;
+        }
+        assert_eq!(positions, 199_520);
+        assert!(checked > 100_000 && checked < positions, "{checked}");
         let held = cached.cache.as_ref().map_or(0, |cache| cache.held());
         assert!(held <= memory, "{held} bytes held");
         let _ = std::fs::remove_dir_all(&dir);
@@ -514,10 +708,12 @@ mod tests {
         let mut egdb = solved::<English>(2);
         let slice = Slice::new([0, 0], [1, 1]);
         let mut table = egdb.tables.get(&slice).expect("held").clone();
-        let i = table.values.iter().position(|&v| v == 0).expect("a draw");
+        let i = (0..table.values.len())
+            .find(|&i| table.values[i] == 0 && table.index.position::<English>(i as u64).is_some())
+            .expect("a draw");
         table.values[i] = Value::win(3).0;
         egdb.insert(table.clone());
-        let (_, wrong) = verify::verify_table(&egdb, &table);
+        let (_, _, wrong) = verify::verify_table(&egdb, &table);
         assert_eq!(wrong.len(), 1);
         assert_eq!(wrong[0].index, i as u64);
     }
@@ -529,14 +725,23 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let mut positions = 0;
         for (_, table) in egdb.slices() {
-            file::write::<International>(&dir, table).expect("write");
-            positions += build::Counts::of::<International>(table).positions;
+            file::write::<International>(&dir, table, Encoding::Distances).expect("write");
+            positions += build::Counts::of(&egdb, table).positions;
         }
         assert_eq!(positions, 8_845);
         let (back, refused) = Egdb::<International>::load(&dir).expect("load");
         assert!(refused.is_empty());
         for (slice, table) in egdb.slices() {
-            assert_eq!(back.tables.get(slice).map(|t| &t.values), Some(&table.values));
+            assert!(back.has(*slice));
+            for i in 0..table.index.size() {
+                if let Some(position) = table.index.position::<International>(i) {
+                    assert_eq!(back.probe(&position), table.value(i), "{slice} {i}");
+                }
+            }
+            assert_eq!(
+                build::Counts::of(&back, &back.tables[slice]),
+                build::Counts::of(&egdb, table)
+            );
         }
         // Another variant's reader refuses the files; a flipped byte and a cut file are refused.
         let (_, foreign) = Egdb::<English>::load(&dir).expect("load");

@@ -10,7 +10,10 @@
 //! Depends on the rules library, `eval`, `egdb` and the sibling modules; it never prints.
 
 use super::params::ProbCutNodes;
-pub use super::score::{KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Value, WIN, WIN_BOUND};
+pub use super::score::{
+    KNOWN_BOUND, KNOWN_DISTANCE_SPAN, KNOWN_EVAL_SPREAD, KNOWN_WIN, KNOWN_WIN_NO_DISTANCE, MAX_PLY,
+    Value, WIN, WIN_BOUND,
+};
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, params};
@@ -36,6 +39,13 @@ pub struct Searcher<R: Rules> {
     /// Endgame databases, and the most pieces they hold (0 without).
     egdb: Option<Arc<Egdb<R>>>,
     egdb_pieces: u32,
+    /// Whether the root is in the databases: a position they hold without its distance is
+    /// then searched on (in its band) so that its win is converted; from a larger root it is
+    /// a leaf.
+    search_known: bool,
+    /// Per ply: the band the node's evaluation is moved into (0, or plus or minus
+    /// [`KNOWN_WIN_NO_DISTANCE`] at a win or loss the databases hold without distance).
+    known_band: Vec<Value>,
     /// Per ply: the evaluation's incremental state of the node's position (pattern indices,
     /// updated move by move instead of read from the board at every leaf).
     patterns: Vec<Patterns>,
@@ -96,6 +106,8 @@ impl<R: Rules> Searcher<R> {
             evaluator,
             egdb: None,
             egdb_pieces: 0,
+            search_known: false,
+            known_band: vec![0; MAX_PLY + 1],
             patterns: vec![Patterns::default(); MAX_PLY + 1],
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -182,7 +194,11 @@ impl<R: Rules> Searcher<R> {
     /// direct call (out of line they cost 27 instructions a node on `damas bench 9`).
     #[inline(always)]
     fn evaluate_at(&self, position: &Position<R>, ply: usize) -> Value {
-        self.evaluator.evaluate_with(position, &self.patterns[ply])
+        let eval = self.evaluator.evaluate_with(position, &self.patterns[ply]);
+        match self.known_band[ply] {
+            0 => eval,
+            band => band + eval.clamp(-KNOWN_EVAL_SPREAD, KNOWN_EVAL_SPREAD),
+        }
     }
 
     /// The evaluation's incremental state of `child`, one move below `position` at `ply`.
@@ -304,8 +320,10 @@ impl<R: Rules> Searcher<R> {
         control: &Control,
     ) -> Value {
         self.pv[ply].clear();
+        self.known_band[ply] = 0;
         if ply == 0 {
             self.patterns[0] = self.evaluator.patterns(position);
+            self.search_known = position.occupied().count() <= self.egdb_pieces;
         }
         if depth > 0 {
             // The probe below would wait on memory: start the load now.
@@ -329,11 +347,23 @@ impl<R: Rules> Searcher<R> {
                     };
                 }
             }
-            // The endgame databases: the value whatever the depth (they hold capture positions
-            // too). Only the game's history rules are left out of it (see `egdb`).
+            // The endgame databases: the value whatever the depth (they answer capture
+            // positions too). Only the game's history rules are left out of it (see `egdb`).
+            // A win or loss held without its distance is scored in its band with the
+            // evaluation: a leaf from a larger root; searched on from a root in the databases,
+            // where only the search can find the way to a conversion.
             if position.occupied().count() <= self.egdb_pieces {
                 if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
-                    return known_score(value, ply);
+                    if value.has_distance() {
+                        return known_score(value, ply);
+                    }
+                    self.known_band[ply] = match value.outcome() {
+                        Outcome::Loss => -KNOWN_WIN_NO_DISTANCE,
+                        _ => KNOWN_WIN_NO_DISTANCE,
+                    };
+                    if !self.search_known {
+                        return self.evaluate_at(position, ply);
+                    }
                 }
             }
             // Mate-distance pruning.
@@ -783,9 +813,10 @@ pub fn verdict_score<R: Rules>(verdict: &Verdict, position: &Position<R>, ply: u
 }
 
 /// The search value of an endgame database's `value` at `ply`: a known win comes down by one
-/// per ply, in the tree and to the conversion.
+/// per ply, in the tree and to the conversion. (A value without distance is scored by the
+/// search in its own band, below these.)
 pub fn known_score(value: egdb::Value, ply: usize) -> Value {
-    let plies = (ply as Value + value.distance() as Value).min(KNOWN_WIN - KNOWN_BOUND);
+    let plies = (ply as Value + value.distance() as Value).min(KNOWN_DISTANCE_SPAN);
     match value.outcome() {
         Outcome::Win => KNOWN_WIN - plies,
         Outcome::Loss => -(KNOWN_WIN - plies),

@@ -177,14 +177,15 @@ impl Drop for StopOnDrop<'_> {
 /// The answer of the endgame databases at the root of `game`, when they know it is won or lost:
 /// the move that keeps the value fastest (the shortest win, the longest loss) among those the
 /// game allows, and the line that follows. A drawn root is searched, and the databases' values
-/// at the first ply keep the search to the drawing moves.
+/// at the first ply keep the search to the drawing moves; so is a root held without its
+/// distance, whose win only the search can convert.
 fn known_result<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<SearchResult<R>> {
     let root = *game.position();
     if root.occupied().count() > egdb.max_pieces() {
         return None;
     }
     let value = egdb.probe(&root)?;
-    if value.outcome() == Outcome::Draw {
+    if value.outcome() == Outcome::Draw || !value.has_distance() {
         return None;
     }
     let legal = game.legal_moves();

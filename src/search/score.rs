@@ -29,6 +29,18 @@ pub const KNOWN_WIN: Value = 20_000;
 /// Values beyond this (and below [`WIN_BOUND`]) are known wins or losses.
 pub const KNOWN_BOUND: Value = KNOWN_WIN - 1_000;
 
+/// The most plies a known win with a distance counts (the ply plus the database's distance
+/// stay far below it): such wins lie above `KNOWN_WIN - KNOWN_DISTANCE_SPAN`.
+pub const KNOWN_DISTANCE_SPAN: Value = 349;
+
+/// A win the databases hold without its distance, before its evaluation (within
+/// [`KNOWN_EVAL_SPREAD`]) is added: below every known win with a distance, so that the search
+/// plays for the conversion into the slices that have them, and above [`KNOWN_BOUND`].
+pub const KNOWN_WIN_NO_DISTANCE: Value = KNOWN_WIN - KNOWN_DISTANCE_SPAN - 1 - KNOWN_EVAL_SPREAD;
+
+/// How far the evaluation moves a known win without distance within its band.
+pub const KNOWN_EVAL_SPREAD: Value = 300;
+
 /// A reported score, for the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(Value);
@@ -47,7 +59,9 @@ pub enum Band {
         plies: u32,
     },
     /// A win the endgame databases know, `plies` away from a conversion it can be played to
-    /// (a capture or promotion into a smaller won ending) counted from the root.
+    /// (a capture or promotion into a smaller won ending) counted from the root. Above
+    /// [`KNOWN_DISTANCE_SPAN`] it is a win they hold without its distance, and `plies` only
+    /// orders such wins (by the evaluation, the best the lowest).
     KnownWin {
         /// Plies, as the database counts them, from the root.
         plies: u32,
