@@ -22,6 +22,7 @@ use super::{Egdb, Encoding, MAX_DISTANCE, Outcome, Table, Value, position_rules,
 use crate::bitset::BitSet;
 use crate::game::rules::{Counters, GameRules, Judgement};
 use crate::geometry::{Geometry, MAX_DIRECTIONS, step};
+use crate::movegen;
 use crate::moves::MoveList;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
@@ -189,13 +190,13 @@ pub fn build<R: Rules>(
         let started = Instant::now();
         let (tables, levels) = solve_pair(egdb, pair)?;
         let seconds = started.elapsed().as_secs_f64();
-        for table in tables {
+        for (mut table, counts) in tables {
             let slice = table.index.slice();
             let encoding =
                 if slice.pieces() <= distance_pieces { Encoding::Distances } else { Encoding::Wdl };
-            let counts = Counts::of(egdb, &table);
             let report = Report { slice, encoding, counts, levels, seconds };
             keep(&table, &report).map_err(BuildError::Keep)?;
+            table.held = None;
             // The later slices read only its outcomes: kept in memory as they are stored (the
             // English 6-piece tables: 0.6 GB instead of 2.4).
             egdb.insert(match encoding {
@@ -237,7 +238,14 @@ impl Slot {
 /// A position of the pair: which slice, which number.
 type Node = (u8, u32);
 
-fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u32), BuildError> {
+/// Solves the slices of `pair` (a slice and its swap, or one slice that is its own swap): each
+/// table (which knows what its file holds) with its counts, and the levels the backward search
+/// took.
+#[allow(clippy::type_complexity)]
+fn solve_pair<R: Rules>(
+    egdb: &Egdb<R>,
+    pair: &[Slice],
+) -> Result<(Vec<(Table, Counts)>, u32), BuildError> {
     let indexes: Vec<SliceIndex> = pair
         .iter()
         .map(|&slice| SliceIndex::new::<R>(slice).ok_or(BuildError::Unindexable(slice)))
@@ -258,24 +266,28 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
     // their moves into smaller slices alone. Every other position counts its successors.
     let mut first: Vec<Vec<Node>> = vec![Vec::new(), Vec::new()];
     let mut slots: Vec<Vec<Slot>> = Vec::new();
+    let mut all_kinds: Vec<Kinds> = Vec::new();
     for (k, index) in indexes.iter().enumerate() {
         // Each worker generates into one list of its own instead of allocating one per
         // position.
-        let settled: Vec<(Slot, Option<u8>)> = (0..index.size())
+        // Each position also says whether it is a hole and whether the file will hold it (see
+        // `stored_in_files`), so that counting and writing need not number it back again.
+        let settled: Vec<(Slot, Option<u8>, Kind)> = (0..index.size())
             .into_par_iter()
-            .map_init(MoveList::new, |moves, i| -> Result<(Slot, Option<u8>), BuildError> {
+            .map_init(MoveList::new, |moves, i| -> Result<(Slot, Option<u8>, Kind), BuildError> {
                 let slot = |value: Value, settled: bool, open: u8| Slot {
                     value: AtomicU8::new(value.0),
                     settled: AtomicU8::new(u8::from(settled)),
                     open_successors: AtomicU8::new(open),
                 };
                 let Some(position) = index.position::<R>(i) else {
-                    return Ok((slot(Value::DRAW, true, CANNOT_LOSE), None));
+                    return Ok((slot(Value::DRAW, true, CANNOT_LOSE), None, Kind::Hole));
                 };
                 if let Some(value) = settled_at_once(&rules, &position) {
                     let level = (value.outcome() != Outcome::Draw).then_some(0);
-                    return Ok((slot(value, true, CANNOT_LOSE), level));
+                    return Ok((slot(value, true, CANNOT_LOSE), level, Kind::Held));
                 }
+                let kind = if movegen::has_capture(&position) { Kind::LeftOut } else { Kind::Held };
                 rules.legal_moves_into(&position, &Counters::default(), moves);
                 let (mut open, mut cannot_lose) = (0u32, false);
                 for mv in moves.iter() {
@@ -289,30 +301,33 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
                     let reply =
                         egdb.probe(&after).ok_or(BuildError::Missing(Slice::of(&turned)))?;
                     match reply.outcome() {
-                        Outcome::Loss => return Ok((slot(Value::win(1), true, 0), Some(1))),
+                        Outcome::Loss => return Ok((slot(Value::win(1), true, 0), Some(1), kind)),
                         Outcome::Draw => cannot_lose = true,
                         Outcome::Win => {}
                     }
                 }
                 if cannot_lose {
-                    return Ok((slot(Value::DRAW, false, CANNOT_LOSE), None));
+                    return Ok((slot(Value::DRAW, false, CANNOT_LOSE), None, kind));
                 }
                 if open == 0 {
-                    return Ok((slot(Value::loss(1), true, 0), Some(1)));
+                    return Ok((slot(Value::loss(1), true, 0), Some(1), kind));
                 }
                 let open = u8::try_from(open).ok().filter(|&n| n < CANNOT_LOSE);
                 let open = open.ok_or(BuildError::Unindexable(index.slice()))?;
-                Ok((slot(Value::DRAW, false, open), None))
+                Ok((slot(Value::DRAW, false, open), None, kind))
             })
             .collect::<Result<_, _>>()?;
         let mut these = Vec::with_capacity(settled.len());
-        for (i, (slot, level)) in settled.into_iter().enumerate() {
+        let mut kinds = Kinds::new(settled.len());
+        for (i, (slot, level, kind)) in settled.into_iter().enumerate() {
+            kinds.set(i, kind);
             if let Some(level) = level {
                 first[usize::from(level)].push((k as u8, i as u32));
             }
             these.push(slot);
         }
         slots.push(these);
+        all_kinds.push(kinds);
     }
 
     // Level n: the predecessors of the positions settled at level n - 1. A predecessor of a
@@ -377,14 +392,65 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<(Vec<Table>, u
     let tables = indexes
         .into_iter()
         .zip(slots)
-        .map(|(index, slots)| Table {
-            index,
-            encoding: Encoding::Distances,
-            captures_stored: true,
-            values: slots.into_iter().map(|slot| slot.value.into_inner()).collect(),
+        .zip(all_kinds)
+        .map(|((index, slots), kinds)| {
+            let values: Vec<u8> = slots.into_iter().map(|slot| slot.value.into_inner()).collect();
+            let mut counts = Counts::default();
+            for (i, &value) in values.iter().enumerate() {
+                if kinds.kind(i) != Kind::Hole {
+                    counts.add(Value(value));
+                }
+            }
+            let table = Table {
+                index,
+                encoding: Encoding::Distances,
+                captures_stored: true,
+                values,
+                held: Some(kinds.held),
+            };
+            (table, counts)
         })
         .collect();
     Ok((tables, level))
+}
+
+/// What a number of a slice is: a hole of the numbering, a position whose value the files
+/// leave out (see [`stored_in_files`]), or one they hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Hole,
+    LeftOut,
+    Held,
+}
+
+/// A [`Kind`] per number, in two bitmaps.
+struct Kinds {
+    holes: Vec<u64>,
+    held: Vec<u64>,
+}
+
+impl Kinds {
+    fn new(numbers: usize) -> Kinds {
+        Kinds { holes: vec![0; numbers.div_ceil(64)], held: vec![0; numbers.div_ceil(64)] }
+    }
+
+    fn set(&mut self, i: usize, kind: Kind) {
+        match kind {
+            Kind::Hole => self.holes[i / 64] |= 1 << (i % 64),
+            Kind::Held => self.held[i / 64] |= 1 << (i % 64),
+            Kind::LeftOut => {}
+        }
+    }
+
+    fn kind(&self, i: usize) -> Kind {
+        if self.holes[i / 64] >> (i % 64) & 1 != 0 {
+            Kind::Hole
+        } else if self.held[i / 64] >> (i % 64) & 1 != 0 {
+            Kind::Held
+        } else {
+            Kind::LeftOut
+        }
+    }
 }
 
 /// Calls `visit` with every position (White to move) from which a quiet move that crowns

@@ -144,10 +144,13 @@ pub fn write<R: Rules>(dir: &Path, table: &Table, encoding: Encoding) -> std::io
             let mut values = Vec::with_capacity(numbers.end.saturating_sub(numbers.start) as usize);
             let mut last = Value::DRAW;
             for i in numbers {
-                let held = table.index.position::<R>(i).is_some_and(|position| {
-                    stored_in_files(&rules, &position)
-                        && (table.captures_stored || !crate::movegen::has_capture(&position))
-                });
+                let held = match &table.held {
+                    Some(bits) => bits[(i / 64) as usize] >> (i % 64) & 1 != 0,
+                    None => table.index.position::<R>(i).is_some_and(|position| {
+                        stored_in_files(&rules, &position)
+                            && (table.captures_stored || !crate::movegen::has_capture(&position))
+                    }),
+                };
                 if held {
                     let value = table.value(i).unwrap_or(Value::DRAW);
                     last = match encoding {
@@ -352,7 +355,13 @@ fn parse<R: Rules>(bytes: &[u8], slice: Slice) -> Result<Table, String> {
     for b in 0..layout.entries.len() {
         layout.decode(b, block_bytes(&layout, b, data)?, &mut values)?;
     }
-    Ok(Table { index: layout.index, encoding: layout.encoding, captures_stored: false, values })
+    Ok(Table {
+        index: layout.index,
+        encoding: layout.encoding,
+        captures_stored: false,
+        values,
+        held: None,
+    })
 }
 
 /// A file opened for probing without decoding it: its header and block table in memory, its
@@ -475,6 +484,7 @@ impl Stored {
             encoding: self.layout.encoding,
             captures_stored: false,
             values,
+            held: None,
         })
     }
 }

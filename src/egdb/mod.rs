@@ -304,6 +304,10 @@ pub struct Table {
     pub captures_stored: bool,
     /// The values, encoded (holes hold anything).
     pub values: Vec<u8>,
+    /// Bit `i` set: the files hold number `i`'s value (a position, not left out by
+    /// [`stored_in_files`]). The build knows it from its first pass; None: found by numbering
+    /// the position back when needed.
+    pub held: Option<Vec<u64>>,
 }
 
 impl Table {
@@ -313,7 +317,13 @@ impl Table {
             Encoding::Distances => Encoding::Wdl.encode(&self.values),
             Encoding::Wdl => self.values.clone(),
         };
-        Table { index: self.index.clone(), encoding: Encoding::Wdl, values, ..*self }
+        Table {
+            index: self.index.clone(),
+            encoding: Encoding::Wdl,
+            captures_stored: self.captures_stored,
+            values,
+            held: self.held.clone(),
+        }
     }
 
     /// The stored value of number `i` (for a position with a capture, meaningful only when
