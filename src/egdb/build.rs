@@ -340,45 +340,41 @@ fn solve_pair<R: Rules>(
         if level > MAX_DISTANCE {
             return Err(BuildError::TooLong(pair[0]));
         }
-        // Each worker gathers what it settles in one vector, with one scratch move list,
-        // instead of allocating both per frontier position.
+        // Each worker gathers what it settles in one vector instead of allocating one per
+        // frontier position.
         let found: Vec<Node> = frontier
             .par_iter()
             .with_min_len(64)
-            .fold(
-                || (Vec::new(), MoveList::new()),
-                |(mut settled, mut moves), &(k, i)| {
-                    let slot = &slots[usize::from(k)][i as usize];
-                    let value = Value(slot.value.load(Ordering::Acquire));
-                    let position = indexes[usize::from(k)].position::<R>(u64::from(i));
-                    if let Some(position) = position {
-                        for_each_predecessor(&rules, &position, &mut moves, |before| {
-                            let Some((pk, pi)) = in_pair(&before) else { return };
-                            let pred = &slots[pk][pi as usize];
-                            if pred.settled.load(Ordering::Acquire) != 0 {
-                                return;
+            .fold(Vec::new, |mut settled, &(k, i)| {
+                let slot = &slots[usize::from(k)][i as usize];
+                let value = Value(slot.value.load(Ordering::Acquire));
+                let position = indexes[usize::from(k)].position::<R>(u64::from(i));
+                if let Some(position) = position {
+                    for_each_predecessor(&rules, &position, |before| {
+                        let Some((pk, pi)) = in_pair(&before) else { return };
+                        let pred = &slots[pk][pi as usize];
+                        if pred.settled.load(Ordering::Acquire) != 0 {
+                            return;
+                        }
+                        let settles = match value.outcome() {
+                            Outcome::Loss => pred.settle(Value::win(level)),
+                            Outcome::Win => {
+                                let left = pred.open_successors.fetch_update(
+                                    Ordering::AcqRel,
+                                    Ordering::Acquire,
+                                    |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
+                                );
+                                left == Ok(1) && pred.settle(Value::loss(level))
                             }
-                            let settles = match value.outcome() {
-                                Outcome::Loss => pred.settle(Value::win(level)),
-                                Outcome::Win => {
-                                    let left = pred.open_successors.fetch_update(
-                                        Ordering::AcqRel,
-                                        Ordering::Acquire,
-                                        |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
-                                    );
-                                    left == Ok(1) && pred.settle(Value::loss(level))
-                                }
-                                Outcome::Draw => false,
-                            };
-                            if settles {
-                                settled.push((pk as u8, pi as u32));
-                            }
-                        });
-                    }
-                    (settled, moves)
-                },
-            )
-            .map(|(settled, _)| settled)
+                            Outcome::Draw => false,
+                        };
+                        if settles {
+                            settled.push((pk as u8, pi as u32));
+                        }
+                    });
+                }
+                settled
+            })
             .reduce(Vec::new, |mut gathered, mut more| {
                 if gathered.len() < more.len() {
                     std::mem::swap(&mut gathered, &mut more);
@@ -460,7 +456,6 @@ impl Kinds {
 fn for_each_predecessor<R: Rules>(
     rules: &GameRules,
     position: &Position<R>,
-    moves: &mut MoveList<Bits<R>>,
     mut visit: impl FnMut(Position<R>),
 ) {
     // The position before the reply: the mover of `position` is Black there, and White has
@@ -486,12 +481,7 @@ fn for_each_predecessor<R: Rules>(
                 if let Ok(before) =
                     Position::<R>::from_parts(white ^ moved, black, kings, Side::White)
                 {
-                    let from_bit = from.lowest();
-                    rules.legal_moves_into(&before, &Counters::default(), moves);
-                    let legal = moves.iter().any(|mv| {
-                        !mv.is_capture() && !mv.promotes() && mv.from() == from_bit && mv.to() == to
-                    });
-                    if legal {
+                    if rules.is_legal_quiet_move(&before, &Counters::default(), from.lowest(), to) {
                         visit(before);
                     }
                 }

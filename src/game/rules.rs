@@ -11,7 +11,7 @@
 
 use super::draws::{DrawRules, Material};
 use crate::bitset::BitSet;
-use crate::movegen::{generate_with, has_capture, has_quiet_move};
+use crate::movegen::{generate_with, has_capture, has_quiet_move, quiet_targets};
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Goal, Rules};
@@ -262,6 +262,24 @@ impl GameRules {
         }
     }
 
+    /// True when the non-capturing move from square `from` to square `to`, crowning nothing,
+    /// is legal for the side to move: the same answer as looking for it in
+    /// [`GameRules::legal_moves_into`], without generating the moves (the capture obligation
+    /// is one test).
+    #[inline]
+    pub fn is_legal_quiet_move<R: Rules>(
+        &self,
+        position: &Position<R>,
+        counters: &Counters,
+        from: u32,
+        to: u32,
+    ) -> bool {
+        let must_capture = self.mandatory_capture && has_capture(position);
+        !must_capture
+            && !self.forbidden_quiet(position, counters).contains(from)
+            && quiet_targets(position, from).contains(to)
+    }
+
     /// True when the side to move has a legal move, without listing them.
     #[inline]
     pub fn has_legal_move<R: Rules>(&self, position: &Position<R>, counters: &Counters) -> bool {
@@ -398,6 +416,72 @@ impl GameRules {
             Judgement::Over(verdict) => Some(verdict),
             Judgement::OverIfMoves(verdict) => Some(if has_moves() { verdict } else { no_move() }),
             Judgement::Open => (!has_moves()).then(no_move),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    /// `is_legal_quiet_move` answers as a search of the generated legal moves would, in every
+    /// rule set, with the capture obligation on and off, through seeded random games (kings,
+    /// captures due, and Frisian's king-move limit through the game's own counters).
+    #[test]
+    fn a_quiet_move_is_legal_exactly_when_the_move_generator_lists_it() {
+        fn check<R: Rules>(seed: u64) -> usize {
+            let mut checked = 0;
+            for mandatory_capture in [true, false] {
+                let rules = GameRules::chosen::<R>(DrawRuleSet::Default, mandatory_capture);
+                let mut state = seed;
+                for _ in 0..12 {
+                    let mut position = Position::<R>::start();
+                    let mut counters = Counters::default();
+                    rules.arrive(&position, &mut counters);
+                    let mut list = MoveList::new();
+                    for _ in 0..160 {
+                        rules.legal_moves_into(&position, &counters, &mut list);
+                        let side = position.side_to_move();
+                        let squares = position.occupied() | position.empty();
+                        for from in position.pieces(side).iter() {
+                            for to in squares.iter() {
+                                let listed = list.iter().any(|mv| {
+                                    !mv.is_capture()
+                                        && !mv.promotes()
+                                        && mv.from() == from
+                                        && mv.to() == to
+                                });
+                                let answered =
+                                    rules.is_legal_quiet_move(&position, &counters, from, to);
+                                assert_eq!(
+                                    answered,
+                                    listed,
+                                    "{:?} {from}->{to} in {position:?}",
+                                    R::VARIANT
+                                );
+                                checked += 1;
+                            }
+                        }
+                        if list.is_empty() {
+                            break;
+                        }
+                        state = state
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        let mv = list.as_slice()[((state >> 33) % list.len() as u64) as usize];
+                        let next = rules.after(&counters, &position, &mv);
+                        position.play(&mv);
+                        counters = next;
+                        rules.arrive(&position, &mut counters);
+                    }
+                }
+            }
+            checked
+        }
+        for (seed, &variant) in Variant::ALL.iter().enumerate() {
+            let checked = crate::with_variant!(variant, R => check::<R>(seed as u64 + 1));
+            assert!(checked > 10_000, "{variant:?}: only {checked} pairs checked");
         }
     }
 }

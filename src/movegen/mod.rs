@@ -97,6 +97,42 @@ fn has_quiet_move_for<R: Rules, const WHITE: bool>(
     reached.any()
 }
 
+/// The squares the piece of the side to move on square `from` reaches with a non-capturing move
+/// that crowns nothing (empty when `from` holds none of its pieces). With [`has_capture`] it
+/// says whether one quiet move is legal without listing them all (the endgame database build
+/// asks it of every candidate un-move).
+pub fn quiet_targets<R: Rules>(position: &Position<R>, from: u32) -> Bits<R> {
+    match position.side_to_move() {
+        Side::White => quiet_targets_for::<R, true>(position, from),
+        Side::Black => quiet_targets_for::<R, false>(position, from),
+    }
+}
+
+fn quiet_targets_for<R: Rules, const WHITE: bool>(position: &Position<R>, from: u32) -> Bits<R> {
+    let sides = Sides::<R>::of::<WHITE>(position);
+    let piece = Bits::<R>::single(from);
+    let mut reached = Bits::<R>::EMPTY;
+    if (sides.men & piece).any() {
+        let dirs = man_move_dirs::<R, WHITE>();
+        crate::unroll_dirs!(4, |dir| {
+            if dirs[dir] {
+                reached |= step_within::<R::Geo>(piece, dir, sides.empty);
+            }
+        });
+        let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
+        reached &= !promotion_row;
+    } else if (sides.kings & piece).any() {
+        crate::unroll_dirs!(4, |dir| {
+            reached |= if R::FLYING_KINGS {
+                slide::<R::Geo>(piece, dir, sides.empty)
+            } else {
+                step_within::<R::Geo>(piece, dir, sides.empty)
+            };
+        });
+    }
+    reached
+}
+
 /// Reports every capture route of the side to move to `sink`, without precedence filtering.
 pub fn visit_captures<R: Rules, S: CaptureSink<Bits<R>>>(position: &Position<R>, sink: &mut S) {
     match position.side_to_move() {
