@@ -7,7 +7,7 @@
 
 use crate::game::rules::DrawRuleSet;
 use crate::rules::Variant;
-use crate::search::MAX_LEVEL;
+use crate::search::{MAX_LEVEL, SearchParams};
 
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
@@ -55,6 +55,8 @@ pub struct Options {
     pub book_file: String,
     /// Book moves scored within this many hundredths of a man of the best are played.
     pub book_margin: usize,
+    /// The search's tunable numbers (for a tuner; see [`SearchParams::parse`]).
+    pub search_params: SearchParams,
 }
 
 /// What kind of value an option takes.
@@ -98,6 +100,7 @@ enum Field {
     Book,
     BookFile,
     BookMargin,
+    SearchParams,
 }
 
 /// One option.
@@ -258,6 +261,15 @@ pub const OPTIONS: &[Spec] = &[
         help: "Scan's table size: 2^N entries of 16 bytes (sets hash)",
         field: Field::TtSize,
     },
+    Spec {
+        name: "search-params",
+        uci: None,
+        hub: false,
+        kind: Kind::Text,
+        help: "the search's tunable numbers as NAME:VALUE pairs, e.g. lmr-count:4 (for a tuner; \
+               empty: the defaults)",
+        field: Field::SearchParams,
+    },
 ];
 
 /// The names the `variant` option accepts: Scan's and lidraughts-bot's first, then ours.
@@ -291,6 +303,7 @@ impl Options {
             book: true,
             book_file: String::new(),
             book_margin: crate::book::DEFAULT_MARGIN as usize,
+            search_params: SearchParams::DEFAULT,
         }
     }
 
@@ -314,6 +327,7 @@ impl Options {
             Field::Book => self.book.to_string(),
             Field::BookFile => self.book_file.clone(),
             Field::BookMargin => self.book_margin.to_string(),
+            Field::SearchParams => self.search_params.to_text(),
         }
     }
 
@@ -388,6 +402,10 @@ impl Options {
             Field::BookMargin => self.book_margin = number()?,
             Field::BookFile => {
                 self.book_file = if value == "<empty>" { String::new() } else { value.to_string() };
+            }
+            Field::SearchParams => {
+                let text = if value == "<empty>" { "" } else { value };
+                self.search_params = SearchParams::parse(text)?;
             }
         }
         Ok(())

@@ -142,6 +142,7 @@ impl<R: Rules> Session<R> {
                 None
             });
             let config = EngineConfig::new(options.threads, options.hash)
+                .with_params(options.search_params)
                 .with_evaluator(evaluator)
                 .with_egdb(egdb)
                 .with_book(book);
@@ -213,6 +214,12 @@ impl<R: Rules> Session<R> {
             let egdb = Self::egdb(now)?;
             if let Some(engine) = &mut self.engine {
                 engine.set_egdb(egdb);
+            }
+        }
+        let now = &self.options;
+        if now.search_params != before.search_params {
+            if let Some(engine) = &mut self.engine {
+                engine.set_params(now.search_params);
             }
         }
         let now = &self.options;

@@ -48,6 +48,7 @@ fn help(session_options: &super::Options) -> String {
             Kind::Int { min, max } => format!("{min}-{max}"),
             Kind::Bool => "true|false".to_string(),
             Kind::Choice(words) => words.join("|"),
+            Kind::Text if spec.name == "search-params" => "NAME:VALUE,...".to_string(),
             Kind::Text => "FILE".to_string(),
             Kind::Variant => String::new(),
         };

@@ -9,7 +9,7 @@
 //!
 //! Depends on the rules library, `eval`, `egdb` and the sibling modules; it never prints.
 
-use super::params::ProbCutNodes;
+use super::params::{ProbCutNodes, SearchParams};
 pub use super::score::{
     KNOWN_BOUND, KNOWN_DISTANCE_SPAN, KNOWN_EVAL_SPREAD, KNOWN_WIN, KNOWN_WIN_NO_DISTANCE, MAX_PLY,
     Value, WIN, WIN_BOUND,
@@ -36,6 +36,8 @@ const INFINITY: Value = WIN + 1;
 /// Per-thread search state, kept across searches so tables stay warm.
 pub struct Searcher<R: Rules> {
     evaluator: Evaluator<R>,
+    /// The tunable numbers.
+    params: SearchParams,
     /// Endgame databases, and the most pieces they hold (0 without).
     egdb: Option<Arc<Egdb<R>>>,
     egdb_pieces: u32,
@@ -104,6 +106,7 @@ impl<R: Rules> Searcher<R> {
     pub fn new(main: bool, evaluator: Evaluator<R>) -> Self {
         Searcher {
             evaluator,
+            params: SearchParams::DEFAULT,
             egdb: None,
             egdb_pieces: 0,
             search_known: false,
@@ -137,6 +140,11 @@ impl<R: Rules> Searcher<R> {
     pub fn with_egdb(self, egdb: Option<Arc<Egdb<R>>>) -> Self {
         let egdb_pieces = egdb.as_ref().map_or(0, |egdb| egdb.max_pieces());
         Searcher { egdb, egdb_pieces, ..self }
+    }
+
+    /// The same searcher with other tunable numbers.
+    pub fn with_params(self, params: SearchParams) -> Self {
+        Searcher { params, ..self }
     }
 
     /// Forgets what was learnt in earlier games.
@@ -221,7 +229,7 @@ impl<R: Rules> Searcher<R> {
         tt: &TranspositionTable,
         control: &Control,
     ) -> Option<Iteration<R>> {
-        let mut delta = 40;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = match previous {
             Some(score) if depth >= 4 && score.abs() < WIN_BOUND => (score - delta, score + delta),
             _ => (-INFINITY, INFINITY),
@@ -435,14 +443,14 @@ impl<R: Rules> Searcher<R> {
         // neither side has a capture (one would change the material the evaluation counts).
         if !pv_node
             && ply > 0
-            && depth <= params::STATIC_CUT_DEPTH
+            && depth <= self.params.static_cut_depth
             && beta.abs() < WIN_BOUND
             && !list.as_slice()[0].is_capture()
         {
             // The opponent's captures (a pass and a move generation) are looked for only when
             // the evaluation would cut.
             let eval = self.evaluate_at(position, ply);
-            if eval - params::STATIC_CUT_MARGIN * depth >= beta
+            if eval - self.params.static_cut_margin * depth >= beta
                 && nobody_can_capture(position, &list)
             {
                 self.lists[ply] = list;
@@ -460,20 +468,20 @@ impl<R: Rules> Searcher<R> {
             && !pv_node
             && !self.probing
             && ply > 0
-            && depth >= params::PROBCUT_DEPTH
+            && depth >= self.params.probcut_depth
             && beta.abs() < WIN_BOUND
-            && position.occupied().count() > params::PROBCUT_MIN_PIECES
+            && position.occupied().count() as i32 > self.params.probcut_min_pieces
             && match probcut {
                 ProbCutNodes::Quiet => nobody_can_capture(position, &list),
                 ProbCutNodes::Captures => list.as_slice()[0].is_capture(),
                 ProbCutNodes::None => false,
             }
         {
-            let probe_beta = beta + params::PROBCUT_MARGIN * depth;
+            let probe_beta = beta + self.params.probcut_margin * depth;
             self.lists[ply] = list;
             self.orders[ply] = order;
             self.probing = true;
-            let shallow = depth * params::PROBCUT_DEPTH_PERCENT / 100;
+            let shallow = depth * self.params.probcut_depth_percent / 100;
             let score = self.search(
                 position,
                 entry_counters,
@@ -490,7 +498,7 @@ impl<R: Rules> Searcher<R> {
                 return 0;
             }
             if score >= probe_beta {
-                return score - params::PROBCUT_MARGIN * depth;
+                return score - self.params.probcut_margin * depth;
             }
             list = std::mem::take(&mut self.lists[ply]);
             order = std::mem::take(&mut self.orders[ply]);
@@ -556,8 +564,13 @@ impl<R: Rules> Searcher<R> {
             if count == 0 {
                 score = search_child(self, new_depth, alpha, beta, pv_node);
             } else {
-                let reduce = if depth >= 3 && count >= 3 && !mv.is_capture() && !pv_node {
-                    1 + i32::from(count >= 8)
+                let late = &self.params;
+                let reduce = if depth >= late.lmr_depth
+                    && count >= late.lmr_count
+                    && !mv.is_capture()
+                    && !pv_node
+                {
+                    1 + i32::from(count >= late.lmr_late_count)
                 } else {
                     0
                 };

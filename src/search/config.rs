@@ -5,6 +5,7 @@
 //!
 //! Depends on `eval`, `egdb`, `book` and the rules library; no I/O.
 
+use super::params::SearchParams;
 use crate::book::Book;
 use crate::egdb::Egdb;
 use crate::eval::Evaluator;
@@ -25,6 +26,8 @@ pub struct EngineConfig<R: Rules> {
     /// The opening book to play from (None: none); only games use it, never an analysis or a
     /// search bounded by depth or nodes.
     pub book: Option<Arc<Book<R>>>,
+    /// The search's tunable numbers.
+    pub params: SearchParams,
 }
 
 impl<R: Rules> EngineConfig<R> {
@@ -36,6 +39,7 @@ impl<R: Rules> EngineConfig<R> {
             evaluator: Arc::new(Evaluator::new()),
             egdb: None,
             book: None,
+            params: SearchParams::DEFAULT,
         }
     }
 
@@ -47,6 +51,11 @@ impl<R: Rules> EngineConfig<R> {
     /// The same, probing `egdb`.
     pub fn with_egdb(self, egdb: Option<Arc<Egdb<R>>>) -> Self {
         EngineConfig { egdb, ..self }
+    }
+
+    /// The same, searching with `params`.
+    pub fn with_params(self, params: SearchParams) -> Self {
+        EngineConfig { params, ..self }
     }
 
     /// The same, playing from `book`.

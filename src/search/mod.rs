@@ -19,6 +19,7 @@ mod tt_memory;
 pub use alphabeta::{Searcher, verdict_score};
 pub use config::EngineConfig;
 pub use level::MAX_LEVEL;
+pub use params::SearchParams;
 pub use score::{Band, KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Score, Value, WIN, WIN_BOUND};
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
@@ -221,6 +222,8 @@ pub struct Engine<R: Rules> {
     egdb: Option<Arc<Egdb<R>>>,
     /// The opening book given in the configuration.
     book: Option<Arc<Book<R>>>,
+    /// The search's tunable numbers, given to every search thread.
+    params: SearchParams,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     searchers: Vec<Mutex<Searcher<R>>>,
@@ -262,6 +265,7 @@ impl<R: Rules> Engine<R> {
             evaluator: config.evaluator,
             egdb: config.egdb,
             book: config.book,
+            params: config.params,
             tt: Arc::new(table),
             control: Arc::new(Control::default()),
             searchers: Vec::new(),
@@ -301,6 +305,15 @@ impl<R: Rules> Engine<R> {
         self.new_game();
     }
 
+    /// Searches with `params` from now on.
+    pub fn set_params(&mut self, params: SearchParams) {
+        let threads = self.threads();
+        self.params = params;
+        self.searchers.clear();
+        self.set_threads(threads);
+        self.new_game();
+    }
+
     /// Plays from `book` from now on (None: no book).
     pub fn set_book(&mut self, book: Option<Arc<Book<R>>>) {
         self.book = book;
@@ -334,7 +347,9 @@ impl<R: Rules> Engine<R> {
         while self.searchers.len() < threads {
             let main = self.searchers.is_empty();
             let evaluator = Evaluator::clone(&self.evaluator);
-            let searcher = Searcher::new(main, evaluator).with_egdb(self.egdb.clone());
+            let searcher = Searcher::new(main, evaluator)
+                .with_egdb(self.egdb.clone())
+                .with_params(self.params);
             self.searchers.push(Mutex::new(searcher));
         }
     }

@@ -5,25 +5,123 @@
 
 use crate::rules::{Rules, Variant};
 
-/// Reverse futility pruning (a "static null move"): at a node this many plies from the
-/// horizon or fewer, where nobody can capture, a static evaluation this far above beta per ply
-/// left is taken as a cut.
-pub const STATIC_CUT_DEPTH: i32 = 3;
-/// See [`STATIC_CUT_DEPTH`]; in hundredths of a man.
-pub const STATIC_CUT_MARGIN: i32 = 80;
 /// Bound of a history entry, in either direction (quiet moves are ordered by it).
 pub const HISTORY_MAX: i32 = 1 << 14;
-/// ProbCut: at a node of the kind [`probcut`] names, at least this many plies from the horizon,
-/// off the principal variation, a null-window search at [`PROBCUT_DEPTH_PERCENT`] of the depth
-/// against beta + [`PROBCUT_MARGIN`] a ply that holds is taken as a cut.
-pub const PROBCUT_DEPTH: i32 = 3;
-/// See [`PROBCUT_DEPTH`]: the shallow search's depth, in percent of the node's.
-pub const PROBCUT_DEPTH_PERCENT: i32 = 40;
-/// See [`PROBCUT_DEPTH`]; in hundredths of a man a ply.
-pub const PROBCUT_MARGIN: i32 = 10;
-/// See [`PROBCUT_DEPTH`]: not in endings of this many pieces or fewer, where a quiet
-/// manoeuvre that the shallow search cannot see is often the point.
-pub const PROBCUT_MIN_PIECES: u32 = 8;
+
+/// The search's tunable numbers. [`SearchParams::DEFAULT`] is what every search uses unless
+/// the engine's configuration says otherwise (the `search-params` option, for a tuner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Reverse futility pruning (a "static null move"): at a node this many plies from the
+    /// horizon or fewer, where nobody can capture, a static evaluation
+    /// [`SearchParams::static_cut_margin`] above beta per ply left is taken as a cut.
+    pub static_cut_depth: i32,
+    /// See [`SearchParams::static_cut_depth`]; in hundredths of a man.
+    pub static_cut_margin: i32,
+    /// ProbCut: at a node of the kind [`probcut`] names, at least this many plies from the
+    /// horizon, off the principal variation, a null-window search at
+    /// [`SearchParams::probcut_depth_percent`] of the depth against beta +
+    /// [`SearchParams::probcut_margin`] a ply that holds is taken as a cut.
+    pub probcut_depth: i32,
+    /// See [`SearchParams::probcut_depth`]: the shallow search's depth, in percent of the node's.
+    pub probcut_depth_percent: i32,
+    /// See [`SearchParams::probcut_depth`]; in hundredths of a man a ply.
+    pub probcut_margin: i32,
+    /// See [`SearchParams::probcut_depth`]: not in endings of this many pieces or fewer, where
+    /// a quiet manoeuvre that the shallow search cannot see is often the point.
+    pub probcut_min_pieces: i32,
+    /// Late-move reductions: quiet moves off the principal variation, at nodes this many plies
+    /// from the horizon or more, are searched a ply shallower from the move numbered
+    /// [`SearchParams::lmr_count`] (from 0) on ...
+    pub lmr_depth: i32,
+    /// See [`SearchParams::lmr_depth`].
+    pub lmr_count: i32,
+    /// ... and two plies shallower from this move number on.
+    pub lmr_late_count: i32,
+    /// The first aspiration window's half-width around the last iteration's score, in
+    /// hundredths of a man (tripled at each failure).
+    pub aspiration_window: i32,
+}
+
+impl SearchParams {
+    /// The values every match in the README's search table was played with.
+    pub const DEFAULT: SearchParams = SearchParams {
+        static_cut_depth: 3,
+        static_cut_margin: 80,
+        probcut_depth: 3,
+        probcut_depth_percent: 40,
+        probcut_margin: 10,
+        probcut_min_pieces: 8,
+        lmr_depth: 3,
+        lmr_count: 3,
+        lmr_late_count: 8,
+        aspiration_window: 40,
+    };
+
+    /// Each number's name (as the option spells it), the range it may take, and where it is.
+    #[allow(clippy::type_complexity)]
+    const FIELDS: [(&'static str, i32, i32, fn(&mut SearchParams) -> &mut i32); 10] = [
+        ("static-cut-depth", 0, 20, |p| &mut p.static_cut_depth),
+        ("static-cut-margin", 0, 1000, |p| &mut p.static_cut_margin),
+        ("probcut-depth", 1, 40, |p| &mut p.probcut_depth),
+        ("probcut-depth-percent", 0, 90, |p| &mut p.probcut_depth_percent),
+        ("probcut-margin", 0, 500, |p| &mut p.probcut_margin),
+        ("probcut-min-pieces", 0, 50, |p| &mut p.probcut_min_pieces),
+        ("lmr-depth", 1, 40, |p| &mut p.lmr_depth),
+        ("lmr-count", 1, 64, |p| &mut p.lmr_count),
+        ("lmr-late-count", 1, 256, |p| &mut p.lmr_late_count),
+        ("aspiration-window", 1, 1000, |p| &mut p.aspiration_window),
+    ];
+
+    /// The defaults changed as `text` says: `NAME:VALUE` pairs separated by commas or spaces
+    /// (empty: the defaults), e.g. `lmr-count:4,static-cut-margin:90`.
+    ///
+    /// # Errors
+    /// An unknown name, a value that is not a whole number or out of its range.
+    pub fn parse(text: &str) -> Result<SearchParams, String> {
+        let mut params = SearchParams::DEFAULT;
+        for pair in text.split([',', ' ']).filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair
+                .split_once(':')
+                .ok_or_else(|| format!("search parameter '{pair}' is not NAME:VALUE"))?;
+            let Some(&(_, min, max, field)) =
+                Self::FIELDS.iter().find(|(known, ..)| known.eq_ignore_ascii_case(name.trim()))
+            else {
+                let names: Vec<&str> = Self::FIELDS.iter().map(|(known, ..)| *known).collect();
+                return Err(format!(
+                    "unknown search parameter '{name}'; known: {}",
+                    names.join(" ")
+                ));
+            };
+            let value = value
+                .trim()
+                .parse::<i32>()
+                .ok()
+                .filter(|value| (min..=max).contains(value))
+                .ok_or_else(|| {
+                    format!("search parameter {name} must be a whole number from {min} to {max}")
+                })?;
+            *field(&mut params) = value;
+        }
+        Ok(params)
+    }
+
+    /// Every number as `NAME:VALUE`, comma-separated ([`SearchParams::parse`] reads it back).
+    pub fn to_text(&self) -> String {
+        let mut params = *self;
+        Self::FIELDS
+            .iter()
+            .map(|&(name, _, _, field)| format!("{name}:{}", field(&mut params)))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
 
 /// The nodes where ProbCut may cut, per rule set.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,5 +147,24 @@ pub fn probcut<R: Rules>() -> ProbCutNodes {
         Variant::English | Variant::Russian | Variant::Italian => ProbCutNodes::Quiet,
         Variant::International => ProbCutNodes::Captures,
         _ => ProbCutNodes::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_parameters_read_back_what_they_write_and_refuse_bad_text() {
+        assert_eq!(SearchParams::parse(""), Ok(SearchParams::DEFAULT));
+        let changed = SearchParams::parse("lmr-count:4, static-cut-margin:95").unwrap();
+        assert_eq!(changed.lmr_count, 4);
+        assert_eq!(changed.static_cut_margin, 95);
+        assert_eq!(changed.probcut_margin, SearchParams::DEFAULT.probcut_margin);
+        assert_eq!(SearchParams::parse(&changed.to_text()), Ok(changed));
+        for bad in ["lmr-count", "lmr-count:x", "lmr-count:0", "nothing:3", "lmr-count:99999"] {
+            let error = SearchParams::parse(bad).unwrap_err();
+            assert!(error.contains("search parameter"), "{bad}: {error}");
+        }
     }
 }

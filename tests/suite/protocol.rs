@@ -342,6 +342,35 @@ fn hub_survives_hostile_input_and_echoes_nothing_raw() {
     assert!(legal_after::<International>(INTL_START, &[], &mv), "{mv}");
 }
 
+/// `search-params` (for a tuner) changes the search: the same fixed-depth search visits
+/// another number of nodes with other numbers, the same again with the defaults; a bad value
+/// is an error line and the search keeps the numbers it had.
+#[test]
+fn hub_search_params_change_the_search_and_refuse_bad_values() {
+    let mut engine = hub_ready_with(&["set-param name=threads value=1"]);
+    let nodes = |engine: &mut Engine| {
+        engine.send("new-game");
+        engine.send(&format!("pos pos={INTL_START}"));
+        engine.send("level depth=9");
+        engine.send("go analyze");
+        let lines = engine.until("done");
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth=9 ")).cloned();
+        let last = last.unwrap_or_else(|| panic!("no depth 9: {lines:?}"));
+        let value = last.split_whitespace().find_map(|w| w.strip_prefix("nodes="));
+        value.and_then(|n| n.parse::<u64>().ok()).expect("a node count")
+    };
+    let default = nodes(&mut engine);
+    engine.send("set-param name=search-params value=lmr-count:1,lmr-late-count:2");
+    let reduced = nodes(&mut engine);
+    assert!(reduced < default, "more reductions: {reduced} nodes, defaults {default}");
+    engine.send("set-param name=search-params value=lmr-count:0");
+    let line = engine.line("error for a value out of range");
+    assert!(line.starts_with("error message=\"search parameter lmr-count"), "{line}");
+    assert_eq!(nodes(&mut engine), reduced, "a refused value changed the search");
+    engine.send("set-param name=search-params value=\"\"");
+    assert_eq!(nodes(&mut engine), default, "empty: the defaults again");
+}
+
 /// The evaluation is chosen with `eval` and `eval-file`: a weight file that is missing, corrupt
 /// or for another rule set is an error line and the engine goes on with what it had.
 #[test]
