@@ -146,10 +146,13 @@ pub fn write<R: Rules>(dir: &Path, table: &Table, encoding: Encoding) -> std::io
             for i in numbers {
                 let held = match &table.held {
                     Some(bits) => bits[(i / 64) as usize] >> (i % 64) & 1 != 0,
-                    None => table.index.position::<R>(i).is_some_and(|position| {
-                        stored_in_files(&rules, &position)
-                            && (table.captures_stored || !crate::movegen::has_capture(&position))
-                    }),
+                    // A table read from a file: its capture positions that the rules settle at
+                    // once hold their values whatever the file's format, the others are left
+                    // out, as the build leaves them out.
+                    None => table
+                        .index
+                        .position::<R>(i)
+                        .is_some_and(|position| stored_in_files(&rules, &position)),
                 };
                 if held {
                     let value = table.value(i).unwrap_or(Value::DRAW);

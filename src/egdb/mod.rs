@@ -753,6 +753,15 @@ mod tests {
                 build::Counts::of(&egdb, table)
             );
         }
+        // A table read back writes the same file again (the writer decides from the positions
+        // which values the file holds, as the build's first pass does).
+        let again = dir.join("again");
+        for (slice, table) in back.slices() {
+            let path = file::write::<International>(&again, table, Encoding::Distances);
+            let first = std::fs::read(dir.join(file::file_name(*slice))).expect("read");
+            assert_eq!(std::fs::read(path.expect("write")).expect("read"), first, "{slice}");
+        }
+        let _ = std::fs::remove_dir_all(&again);
         // Another variant's reader refuses the files; a flipped byte and a cut file are refused.
         let (_, foreign) = Egdb::<English>::load(&dir).expect("load");
         assert!(foreign.iter().all(|e| e.reason.contains("a file of international")));
