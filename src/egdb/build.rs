@@ -238,14 +238,12 @@ impl Slot {
 /// A position of the pair: which slice, which number.
 type Node = (u8, u32);
 
-/// Solves the slices of `pair` (a slice and its swap, or one slice that is its own swap): each
-/// table (which knows what its file holds) with its counts, and the levels the backward search
-/// took.
-#[allow(clippy::type_complexity)]
-fn solve_pair<R: Rules>(
-    egdb: &Egdb<R>,
-    pair: &[Slice],
-) -> Result<(Vec<(Table, Counts)>, u32), BuildError> {
+/// A solved pair: each table (which knows what its file holds) with its counts, and the levels
+/// the backward search took.
+type SolvedPair = (Vec<(Table, Counts)>, u32);
+
+/// Solves the slices of `pair` (a slice and its swap, or one slice that is its own swap).
+fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<SolvedPair, BuildError> {
     let indexes: Vec<SliceIndex> = pair
         .iter()
         .map(|&slice| SliceIndex::new::<R>(slice).ok_or(BuildError::Unindexable(slice)))
@@ -393,7 +391,7 @@ fn solve_pair<R: Rules>(
             let values: Vec<u8> = slots.into_iter().map(|slot| slot.value.into_inner()).collect();
             let mut counts = Counts::default();
             for (i, &value) in values.iter().enumerate() {
-                if kinds.kind(i) != Kind::Hole {
+                if !kinds.is_hole(i) {
                     counts.add(Value(value));
                 }
             }
@@ -438,14 +436,10 @@ impl Kinds {
         }
     }
 
-    fn kind(&self, i: usize) -> Kind {
-        if self.holes[i / 64] >> (i % 64) & 1 != 0 {
-            Kind::Hole
-        } else if self.held[i / 64] >> (i % 64) & 1 != 0 {
-            Kind::Held
-        } else {
-            Kind::LeftOut
-        }
+    /// Whether number `i` is a hole of the numbering (held and left-out positions are told
+    /// apart by `held` alone, which goes to the writer).
+    fn is_hole(&self, i: usize) -> bool {
+        self.holes[i / 64] >> (i % 64) & 1 != 0
     }
 }
 
