@@ -6,7 +6,7 @@ use crate::eval::{Evaluator, Kind};
 use crate::game::Game;
 use crate::notation::{fen, moves};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, EngineConfig, Limits, Silent};
+use crate::search::{Engine, EngineConfig, Limits, SearchParams, Silent};
 use crate::with_variant;
 use std::time::{Duration, Instant};
 
@@ -56,18 +56,19 @@ pub const DEPTH: u32 = 12;
 /// Runs the bench on `threads` threads, printing one line per position and the signature line
 /// last. Returns the total node count (deterministic with one thread).
 pub fn run(depth: u32, threads: usize) -> u64 {
-    run_with(depth, threads, Kind::Default)
+    run_with(depth, threads, Kind::Default, SearchParams::DEFAULT)
 }
 
 /// [`run`] with the evaluation `kind` (the signature is defined for the default one; `classic`
-/// shows the trained evaluation's cost in nodes per second, side by side).
-pub fn run_with(depth: u32, threads: usize, kind: Kind) -> u64 {
+/// shows the trained evaluation's cost in nodes per second, side by side) and the search's
+/// tunable numbers `params` (the signature's are the defaults).
+pub fn run_with(depth: u32, threads: usize, kind: Kind, params: SearchParams) -> u64 {
     let started = Instant::now();
     let mut total = 0;
     let mut searching = Duration::ZERO;
     for (variant, text, name) in POSITIONS {
         let (nodes, time, line) =
-            with_variant!(*variant, R => one::<R>(text, depth, threads, kind));
+            with_variant!(*variant, R => one::<R>(text, depth, threads, kind, params));
         println!("{name:<22} {line}");
         total += nodes;
         searching += time;
@@ -84,12 +85,19 @@ pub fn run_with(depth: u32, threads: usize, kind: Kind) -> u64 {
     total
 }
 
-fn one<R: Rules>(text: &str, depth: u32, threads: usize, kind: Kind) -> (u64, Duration, String) {
+fn one<R: Rules>(
+    text: &str,
+    depth: u32,
+    threads: usize,
+    kind: Kind,
+    params: SearchParams,
+) -> (u64, Duration, String) {
     let Ok(position) = fen::parse::<R>(text) else {
         return (0, Duration::ZERO, format!("bad bench FEN {text}"));
     };
     let game = Game::new(position);
-    let config = EngineConfig::new(threads, 16).with_evaluator(Evaluator::of_kind(kind));
+    let config =
+        EngineConfig::new(threads, 16).with_evaluator(Evaluator::of_kind(kind)).with_params(params);
     let mut engine = Engine::<R>::with_config(config);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = engine.go(&game, limits, false, &mut Silent);

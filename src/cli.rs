@@ -159,6 +159,11 @@ pub enum Command {
         /// trained evaluation's cost, side by side).
         #[arg(long, default_value = "default", value_parser = ["default", "classic"])]
         eval: String,
+        /// The search's tunable numbers as `NAME:VALUE,...` (the hidden `search-params`
+        /// option's form; unnamed ones keep their defaults): the node count and speed of a
+        /// tuner's candidate, or of the search with a pruning turned off.
+        #[arg(long, default_value = "")]
+        search_params: String,
     },
     /// Plays a match or tournament between engines (Hub or DXP programs, or damas's built-in
     /// players) with clocks, concurrency, a PDN record, Elo with its interval, the pentanomial
@@ -354,13 +359,14 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             }
             with_variant!(variant, R => run_moves::<R>(&position, style))
         }
-        Command::Bench { depth, threads, eval } => {
+        Command::Bench { depth, threads, eval, search_params } => {
             let kind = if eval == "classic" {
                 damas::eval::Kind::Classic
             } else {
                 damas::eval::Kind::Default
             };
-            damas::bench::run_with(depth.max(1), threads.max(1), kind);
+            let params = damas::search::SearchParams::parse(&search_params).map_err(UserError)?;
+            damas::bench::run_with(depth.max(1), threads.max(1), kind, params);
             Ok(())
         }
         Command::Analyze {

@@ -536,3 +536,24 @@ fn book_build_resumes_and_probe_reads_it() {
     fails_with(&["book", "probe", "--variant", "frisian"], "no built-in book for frisian");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The signature's node count from `damas bench` output.
+fn bench_nodes(output: &Output) -> u64 {
+    let text = stdout(output);
+    let line = text.lines().last().unwrap_or_default();
+    let count = line.strip_prefix("Bench: ").and_then(|rest| rest.split(' ').next());
+    count.and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("no signature line in {text}"))
+}
+
+#[test]
+fn bench_takes_search_params_and_refuses_bad_ones() {
+    let default = damas(&["bench", "4"]);
+    assert!(default.status.success(), "{}", stderr(&default));
+    let named = damas(&["bench", "4", "--search-params", "static-cut-margin:80"]);
+    assert_eq!(bench_nodes(&named), bench_nodes(&default), "the default value named");
+    let changed = damas(&["bench", "4", "--search-params", "static-cut-depth:0,lmr-count:1"]);
+    assert!(changed.status.success(), "{}", stderr(&changed));
+    assert_ne!(bench_nodes(&changed), bench_nodes(&default), "the parameters were not used");
+    fails_with(&["bench", "4", "--search-params", "lmr-count:0"], "lmr-count");
+    fails_with(&["bench", "4", "--search-params", "depth:3"], "unknown search parameter");
+}
