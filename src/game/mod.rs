@@ -121,7 +121,7 @@ impl<R: Rules> Game<R> {
 
     /// Plies since the last capture or man move.
     pub fn reversible_plies(&self) -> u32 {
-        self.counters.reversible
+        u32::from(self.counters.reversible)
     }
 
     /// Hashes of the earlier positions that a repetition could match (since the last

@@ -33,16 +33,19 @@ pub const MAX_ENDGAME_COUNTS: usize = 6;
 
 /// What the rules of the whole game read besides the position: kept by [`Game`](super::Game)
 /// move by move and by the search ply by ply, both through [`GameRules::after`] and
-/// [`GameRules::arrive`].
+/// [`GameRules::arrive`]. Twelve bytes, so that the search passes them in registers (with
+/// 32-bit fields they were copied through memory at every node); the counts saturate (no
+/// endgame count allows 255 plies, and 65,535 plies without a capture or a man move is past
+/// every game's rule).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     /// Plies since the last capture or man move.
-    pub reversible: u32,
+    pub reversible: u16,
     /// Each side's king streak (white, black); kept only under a king-move limit.
     pub king_streaks: [KingStreak; 2],
     /// Per endgame count of the draw rules: positions in a row, this one included, at which
     /// the rule applied with the material unchanged (0 when it does not apply now).
-    endgames: [u16; MAX_ENDGAME_COUNTS],
+    endgames: [u8; MAX_ENDGAME_COUNTS],
 }
 
 /// Why a game was won.
@@ -144,9 +147,9 @@ pub enum Judgement {
 pub struct KingStreak {
     /// Non-capturing moves in a row by the same king (0: the side's last move was something
     /// else).
-    pub moves: u32,
+    pub moves: u8,
     /// Bit index of the square where that king stands.
-    pub square: u32,
+    pub square: u8,
 }
 
 impl KingStreak {
@@ -156,8 +159,9 @@ impl KingStreak {
         if mv.is_capture() || !before.kings().contains(mv.from()) {
             return KingStreak::default();
         }
-        let same_king = self.moves > 0 && self.square == mv.from();
-        KingStreak { moves: if same_king { self.moves + 1 } else { 1 }, square: mv.to() }
+        let same_king = self.moves > 0 && u32::from(self.square) == mv.from();
+        let moves = if same_king { self.moves.saturating_add(1) } else { 1 };
+        KingStreak { moves, square: mv.to() as u8 }
     }
 
     /// The king of the side to move in `position` that has used up its `limit` of
@@ -167,10 +171,10 @@ impl KingStreak {
     #[inline]
     pub fn exhausted<R: Rules>(self, position: &Position<R>, limit: u32) -> Bits<R> {
         let ours = position.pieces(position.side_to_move());
-        if self.moves < limit || (ours & !position.kings()).is_empty() {
+        if u32::from(self.moves) < limit || (ours & !position.kings()).is_empty() {
             return Bits::<R>::EMPTY;
         }
-        Bits::<R>::single(self.square)
+        Bits::<R>::single(u32::from(self.square))
     }
 }
 
@@ -308,7 +312,7 @@ impl GameRules {
     ) -> Counters {
         let mut next = *counters;
         let irreversible = mv.is_capture() || !before.kings().contains(mv.from());
-        next.reversible = if irreversible { 0 } else { counters.reversible + 1 };
+        next.reversible = if irreversible { 0 } else { counters.reversible.saturating_add(1) };
         if self.draws.king_move_limit.is_some() {
             let side = before.side_to_move().index();
             next.king_streaks[side] = counters.king_streaks[side].after(before, mv);
@@ -388,7 +392,7 @@ impl GameRules {
             )));
         }
         if let Some(limit) = draws.reversible_plies {
-            if counters.reversible >= limit {
+            if u32::from(counters.reversible) >= limit {
                 return Judgement::OverIfMoves(Verdict::Draw(DrawReason::Reversible(limit)));
             }
         }
@@ -424,6 +428,22 @@ impl GameRules {
 mod tests {
     use super::*;
     use crate::rules::Variant;
+
+    /// The counters' narrow fields hold every count the rules ask for: an endgame count must
+    /// pass its rule's plies (it saturates at 255) and every rule set has at most
+    /// [`MAX_ENDGAME_COUNTS`] of them.
+    #[test]
+    fn every_endgame_count_fits_the_counters() {
+        for &variant in Variant::ALL {
+            for draws in [DrawRules::for_variant(variant), DrawRules::federation(variant)] {
+                assert!(draws.endgames.len() <= MAX_ENDGAME_COUNTS, "{variant:?}");
+                for rule in &draws.endgames {
+                    assert!(rule.plies < u32::from(u8::MAX), "{variant:?} {}", rule.name);
+                }
+            }
+        }
+        assert!(std::mem::size_of::<Counters>() <= 16, "passed in two registers");
+    }
 
     /// `is_legal_quiet_move` answers as a search of the generated legal moves would, in every
     /// rule set, with the capture obligation on and off, through seeded random games (kings,

@@ -314,6 +314,96 @@ impl<R: Rules> Searcher<R> {
         verdict_score(&GameRules::no_move::<R>(position.side_to_move()), position, ply)
     }
 
+    /// Step 1 at every node below the root: the ends of the game seen in the tree (the game's
+    /// own rules, with the first repetition taken as a draw: the game would reach the full count
+    /// by repeating again), the endgame databases, and mate-distance pruning, which narrows
+    /// `alpha` and `beta`. The node's value when it ends here. Brings `counters` up to
+    /// `position`.
+    #[inline(always)]
+    fn ends_here(
+        &mut self,
+        position: &Position<R>,
+        counters: &mut Counters,
+        alpha: &mut Value,
+        beta: &mut Value,
+        ply: usize,
+    ) -> Option<Value> {
+        self.rules.arrive(position, counters);
+        let repeated = self.is_repetition(position.hash(), counters);
+        match self.rules.judge_in_tree(position, counters, repeated) {
+            Judgement::Open => {}
+            Judgement::Over(verdict) => return Some(verdict_score(&verdict, position, ply)),
+            Judgement::OverIfMoves(verdict) => {
+                return Some(if self.rules.has_legal_move(position, counters) {
+                    verdict_score(&verdict, position, ply)
+                } else {
+                    Self::no_moves(position, ply)
+                });
+            }
+        }
+        // The endgame databases: the value whatever the depth (they answer capture
+        // positions too). Only the game's history rules are left out of it (see `egdb`).
+        // A win or loss held without its distance is scored in its band with the
+        // evaluation: a leaf from a larger root; searched on from a root in the databases,
+        // where only the search can find the way to a conversion.
+        if position.occupied().count() <= self.egdb_pieces {
+            if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
+                if value.has_distance() {
+                    return Some(known_score(value, ply));
+                }
+                self.known_band[ply] = match value.outcome() {
+                    Outcome::Loss => -KNOWN_WIN_NO_DISTANCE,
+                    _ => KNOWN_WIN_NO_DISTANCE,
+                };
+                if !self.search_known {
+                    return Some(self.evaluate_at(position, ply));
+                }
+            }
+        }
+        *alpha = (*alpha).max(-WIN + ply as Value);
+        *beta = (*beta).min(WIN - ply as Value - 1);
+        (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// A node below the root whose depth is spent: the evaluation if nothing must be captured,
+    /// else the forced captures are played out. Most nodes are these: out of [`Searcher::search`]
+    /// they do not pay for its frame and its set-up.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        position: &Position<R>,
+        mut counters: Counters,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Value {
+        self.pv[ply].clear();
+        self.known_band[ply] = 0;
+        if let Some(value) = self.ends_here(position, &mut counters, &mut alpha, &mut beta, ply) {
+            return value;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate_at(position, ply);
+        }
+        let capture = has_capture(position);
+        if !capture && !self.rules.has_quiet_legal_move(position, &counters) {
+            return Self::no_moves(position, ply);
+        }
+        if !self.rules.mandatory_capture || !capture {
+            self.nodes += 1;
+            self.seldepth = self.seldepth.max(ply);
+            self.leaf_plies.0 += ply as u64;
+            self.leaf_plies.1 += 1;
+            return self.evaluate_at(position, ply);
+        }
+        self.quiesce(position, &counters, alpha, beta, ply, tt, control)
+    }
+
+    /// The search of a node `depth` plies from the horizon (a leaf at 0 or less, handed to
+    /// [`Searcher::leaf`]) on the window (`alpha`, `beta`), reached with `counters`.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -327,78 +417,27 @@ impl<R: Rules> Searcher<R> {
         tt: &TranspositionTable,
         control: &Control,
     ) -> Value {
+        if depth <= 0 && ply > 0 {
+            return self.leaf(position, counters, alpha, beta, ply, tt, control);
+        }
         self.pv[ply].clear();
         self.known_band[ply] = 0;
         if ply == 0 {
             self.patterns[0] = self.evaluator.patterns(position);
             self.search_known = position.occupied().count() <= self.egdb_pieces;
         }
-        if depth > 0 {
-            // The probe below would wait on memory: start the load now.
-            tt.prefetch(position.hash());
-        }
+        // The probe below would wait on memory: start the load now.
+        tt.prefetch(position.hash());
         // The counters as the parent handed them (ProbCut searches this node again with them).
         let entry_counters = counters;
-        // Step 1. Ends of the game seen in the tree: the game's own rules, with the first
-        // repetition taken as a draw (the game would reach the full count by repeating again).
         if ply > 0 {
-            self.rules.arrive(position, &mut counters);
-            let repeated = self.is_repetition(position.hash(), &counters);
-            match self.rules.judge_in_tree(position, &counters, repeated) {
-                Judgement::Open => {}
-                Judgement::Over(verdict) => return verdict_score(&verdict, position, ply),
-                Judgement::OverIfMoves(verdict) => {
-                    return if self.rules.has_legal_move(position, &counters) {
-                        verdict_score(&verdict, position, ply)
-                    } else {
-                        Self::no_moves(position, ply)
-                    };
-                }
-            }
-            // The endgame databases: the value whatever the depth (they answer capture
-            // positions too). Only the game's history rules are left out of it (see `egdb`).
-            // A win or loss held without its distance is scored in its band with the
-            // evaluation: a leaf from a larger root; searched on from a root in the databases,
-            // where only the search can find the way to a conversion.
-            if position.occupied().count() <= self.egdb_pieces {
-                if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
-                    if value.has_distance() {
-                        return known_score(value, ply);
-                    }
-                    self.known_band[ply] = match value.outcome() {
-                        Outcome::Loss => -KNOWN_WIN_NO_DISTANCE,
-                        _ => KNOWN_WIN_NO_DISTANCE,
-                    };
-                    if !self.search_known {
-                        return self.evaluate_at(position, ply);
-                    }
-                }
-            }
-            // Mate-distance pruning.
-            alpha = alpha.max(-WIN + ply as Value);
-            beta = beta.min(WIN - ply as Value - 1);
-            if alpha >= beta {
-                return alpha;
+            if let Some(value) = self.ends_here(position, &mut counters, &mut alpha, &mut beta, ply)
+            {
+                return value;
             }
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate_at(position, ply);
-        }
-        // Step 2. When the depth is spent: the evaluation if nothing must be captured, else the
-        // forced captures are played out.
-        if depth <= 0 {
-            let capture = has_capture(position);
-            if !capture && !self.rules.has_quiet_legal_move(position, &counters) {
-                return Self::no_moves(position, ply);
-            }
-            if !self.rules.mandatory_capture || !capture {
-                self.nodes += 1;
-                self.seldepth = self.seldepth.max(ply);
-                self.leaf_plies.0 += ply as u64;
-                self.leaf_plies.1 += 1;
-                return self.evaluate_at(position, ply);
-            }
-            return self.quiesce(position, &counters, alpha, beta, ply, tt, control);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -558,7 +597,11 @@ impl<R: Rules> Searcher<R> {
             // The child's search on the window (low, high) of this node, its score from here.
             let search_child =
                 |searcher: &mut Self, depth: i32, low: Value, high: Value, pv: bool| {
-                    -searcher.search(&child, next, depth, -high, -low, ply + 1, pv, tt, control)
+                    if depth <= 0 {
+                        -searcher.leaf(&child, next, -high, -low, ply + 1, tt, control)
+                    } else {
+                        -searcher.search(&child, next, depth, -high, -low, ply + 1, pv, tt, control)
+                    }
                 };
             let mut score;
             if count == 0 {
@@ -695,7 +738,7 @@ impl<R: Rules> Searcher<R> {
             self.enter(position, &child, ply);
             let next = self.rules.after(counters, position, &mv);
             self.path.push(position.hash());
-            let score = -self.search(&child, next, 0, -beta, -alpha, ply + 1, false, tt, control);
+            let score = -self.leaf(&child, next, -beta, -alpha, ply + 1, tt, control);
             self.path.pop();
             if control.stop.load(Ordering::Relaxed) {
                 best = 0;
