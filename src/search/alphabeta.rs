@@ -53,10 +53,12 @@ pub struct Searcher<R: Rules> {
     patterns: Vec<Patterns>,
     lists: Vec<MoveList<Bits<R>>>,
     orders: Vec<Vec<(i32, usize)>>,
-    deferred: Vec<Vec<usize>>,
-    /// Per ply: the quiet moves searched at the node so far (list indices), which lose history
+    /// The moves each node of the current line has deferred (list indices; another thread was
+    /// busy with them), each node's above its parent's: one stack instead of a vector per ply.
+    deferred: Vec<usize>,
+    /// Likewise the quiet moves each node of the line has searched so far, which lose history
     /// when a later quiet move cuts off.
-    quiets: Vec<Vec<usize>>,
+    quiets: Vec<usize>,
     /// Other threads search the same tree (moves they are busy with may be deferred).
     shared: bool,
     killers: Vec<[Option<(u8, u8)>; 2]>,
@@ -114,8 +116,8 @@ impl<R: Rules> Searcher<R> {
             patterns: vec![Patterns::default(); MAX_PLY + 1],
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
-            deferred: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
-            quiets: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            deferred: Vec::with_capacity(1024),
+            quiets: Vec::with_capacity(1024),
             shared: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (<Bits<R> as BitSet>::WIDTH as usize).pow(2)],
@@ -555,19 +557,17 @@ impl<R: Rules> Searcher<R> {
         let mut count = 0;
         // Moves another thread is searching right now wait until the others are done (ABDADA's
         // idea): by then that thread's result is likely in the table.
-        let mut deferred = std::mem::take(&mut self.deferred[ply]);
-        deferred.clear();
-        let mut quiets = std::mem::take(&mut self.quiets[ply]);
-        quiets.clear();
+        let deferred_from = self.deferred.len();
+        let quiets_from = self.quiets.len();
         let may_defer = self.shared && depth >= DEFER_DEPTH;
-        let (mut pick, mut next_deferred) = (0, 0);
+        let (mut pick, mut next_deferred) = (0, deferred_from);
         loop {
             let (index, second_pass) = if pick < order.len() {
                 pick += 1;
                 (select(&mut order, pick - 1), false)
-            } else if next_deferred < deferred.len() {
+            } else if next_deferred < self.deferred.len() {
                 next_deferred += 1;
-                (deferred[next_deferred - 1], true)
+                (self.deferred[next_deferred - 1], true)
             } else {
                 break;
             };
@@ -584,7 +584,7 @@ impl<R: Rules> Searcher<R> {
             let busy = may_defer.then(|| child.hash());
             if let Some(child_key) = busy {
                 if count > 0 && !second_pass && control.busy.contains(child_key) {
-                    deferred.push(index);
+                    self.deferred.push(index);
                     continue;
                 }
                 control.busy.enter(child_key);
@@ -636,8 +636,8 @@ impl<R: Rules> Searcher<R> {
             if control.stop.load(Ordering::Relaxed) {
                 self.lists[ply] = list;
                 self.orders[ply] = order;
-                self.deferred[ply] = deferred;
-                self.quiets[ply] = quiets;
+                self.deferred.truncate(deferred_from);
+                self.quiets.truncate(quiets_from);
                 return 0;
             }
             if score > best {
@@ -652,8 +652,8 @@ impl<R: Rules> Searcher<R> {
                     if score >= beta {
                         if !mv.is_capture() {
                             self.reward(&mv, depth, ply);
-                            for &tried in &quiets {
-                                let tried = list.as_slice()[tried];
+                            for at in quiets_from..self.quiets.len() {
+                                let tried = list.as_slice()[self.quiets[at]];
                                 self.update_history(&tried, -history_bonus(depth));
                             }
                         }
@@ -662,14 +662,14 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             if !mv.is_capture() {
-                quiets.push(index);
+                self.quiets.push(index);
             }
         }
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
         self.orders[ply] = order;
-        self.deferred[ply] = deferred;
-        self.quiets[ply] = quiets;
+        self.deferred.truncate(deferred_from);
+        self.quiets.truncate(quiets_from);
         if ply == 0 && !self.excluded.is_empty() {
             // A root searched without some moves is not the position's true value.
             return best;
