@@ -455,13 +455,10 @@ impl<R: Rules> Searcher<R> {
             self.lists[ply] = list;
             return Self::no_moves(position, ply);
         }
-        // The order keys too are computed before the probe, for the same reason; the table's
-        // move is promoted afterwards.
-        let mut order = std::mem::take(&mut self.orders[ply]);
-        self.order(&list, ply, &mut order);
         // Step 4. Transposition table.
         let key = position.hash();
         let entry = tt.probe(key);
+        let mut table_move = None;
         if let Some(entry) = entry {
             if !pv_node && entry.depth >= depth {
                 let score = score_from_tt(entry.score, ply);
@@ -472,13 +469,10 @@ impl<R: Rules> Searcher<R> {
                 };
                 if cut {
                     self.lists[ply] = list;
-                    self.orders[ply] = order;
                     return score;
                 }
             }
-            if let Some(tt_move) = entry.mv {
-                promote(&list, tt_move, &mut order);
-            }
+            table_move = entry.mv.and_then(|mv| table_move_index(&list, mv));
         }
         // Step 4b. Quiet positions far above beta near the horizon: cut on the evaluation, when
         // neither side has a capture (one would change the material the evaluation counts).
@@ -495,7 +489,6 @@ impl<R: Rules> Searcher<R> {
                 && nobody_can_capture(position, &list)
             {
                 self.lists[ply] = list;
-                self.orders[ply] = order;
                 return eval;
             }
         }
@@ -520,7 +513,6 @@ impl<R: Rules> Searcher<R> {
         {
             let probe_beta = beta + self.params.probcut_margin * depth;
             self.lists[ply] = list;
-            self.orders[ply] = order;
             self.probing = true;
             let shallow = depth * self.params.probcut_depth_percent / 100;
             let score = self.search(
@@ -542,11 +534,8 @@ impl<R: Rules> Searcher<R> {
                 return score - self.params.probcut_margin * depth;
             }
             list = std::mem::take(&mut self.lists[ply]);
-            order = std::mem::take(&mut self.orders[ply]);
-            self.order(&list, ply, &mut order);
-            if let Some(tt_move) = tt.probe(key).and_then(|entry| entry.mv) {
-                promote(&list, tt_move, &mut order);
-            }
+            table_move =
+                tt.probe(key).and_then(|entry| entry.mv).and_then(|mv| table_move_index(&list, mv));
             self.pv[ply].clear();
         }
         // Step 5. Principal variation search.
@@ -561,10 +550,30 @@ impl<R: Rules> Searcher<R> {
         let quiets_from = self.quiets.len();
         let may_defer = self.shared && depth >= DEFER_DEPTH;
         let (mut pick, mut next_deferred) = (0, deferred_from);
+        // The table's move is searched first, before the other moves' order keys are computed:
+        // most nodes where it is known cut off with it and need no keys.
+        let mut order = Vec::new();
+        let mut ordered = false;
         loop {
-            let (index, second_pass) = if pick < order.len() {
+            let (index, second_pass) = if pick < list.len() {
+                let index = match table_move {
+                    Some(index) if pick == 0 => index,
+                    _ => {
+                        if !ordered {
+                            ordered = true;
+                            order = std::mem::take(&mut self.orders[ply]);
+                            self.order(&list, ply, &mut order);
+                            if let Some(index) = table_move {
+                                // Taken out of the pick order, where it comes first.
+                                order[index].0 = i32::MAX;
+                                select(&mut order, 0);
+                            }
+                        }
+                        select(&mut order, pick)
+                    }
+                };
                 pick += 1;
-                (select(&mut order, pick - 1), false)
+                (index, false)
             } else if next_deferred < self.deferred.len() {
                 next_deferred += 1;
                 (self.deferred[next_deferred - 1], true)
@@ -635,7 +644,9 @@ impl<R: Rules> Searcher<R> {
             count += 1;
             if control.stop.load(Ordering::Relaxed) {
                 self.lists[ply] = list;
-                self.orders[ply] = order;
+                if ordered {
+                    self.orders[ply] = order;
+                }
                 self.deferred.truncate(deferred_from);
                 self.quiets.truncate(quiets_from);
                 return 0;
@@ -667,7 +678,9 @@ impl<R: Rules> Searcher<R> {
         }
         let best_move = list.as_slice()[best_index];
         self.lists[ply] = list;
-        self.orders[ply] = order;
+        if ordered {
+            self.orders[ply] = order;
+        }
         self.deferred.truncate(deferred_from);
         self.quiets.truncate(quiets_from);
         if ply == 0 && !self.excluded.is_empty() {
@@ -761,7 +774,7 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// Order keys, one per move in list order: captures (longest first), killers, then quiet
-    /// moves by history. The table's move is put first afterwards by [`promote`].
+    /// moves by history. The table's move, searched before them, is taken out by the caller.
     fn order(&self, list: &MoveList<Bits<R>>, ply: usize, keyed: &mut Vec<(i32, usize)>) {
         keyed.clear();
         for (index, mv) in list.as_slice().iter().enumerate() {
@@ -819,16 +832,12 @@ fn history_bonus(depth: i32) -> i32 {
     (depth * depth).min(params::HISTORY_MAX / 4)
 }
 
-/// Gives the table's move the first place, if it is in the list (the index and squares must
-/// match: the entry may come from another position with the same bucket).
-fn promote<B: BitSet>(list: &MoveList<B>, tt_move: TtMove, order: &mut [(i32, usize)]) {
+/// The index in `list` of the table's move, if it is there (the index and squares must match:
+/// the entry may come from another position with the same bucket).
+fn table_move_index<B: BitSet>(list: &MoveList<B>, tt_move: TtMove) -> Option<usize> {
     let index = usize::from(tt_move.index);
-    if let Some(mv) = list.as_slice().get(index) {
-        if (mv.from() as u8, mv.to() as u8) == (tt_move.from, tt_move.to) {
-            // `order` was built in list order, one entry per move.
-            order[index].0 = 1 << 30;
-        }
-    }
+    let mv = list.as_slice().get(index)?;
+    ((mv.from() as u8, mv.to() as u8) == (tt_move.from, tt_move.to)).then_some(index)
 }
 
 /// The move index to search `pick`-th: the order of a stable sort by descending key (equal keys
