@@ -45,9 +45,6 @@ pub struct Searcher<R: Rules> {
     /// then searched on (in its band) so that its win is converted; from a larger root it is
     /// a leaf.
     search_known: bool,
-    /// Per ply: the band the node's evaluation is moved into (0, or plus or minus
-    /// [`KNOWN_WIN_NO_DISTANCE`] at a win or loss the databases hold without distance).
-    known_band: Vec<Value>,
     /// Per ply: the evaluation's incremental state of the node's position (pattern indices,
     /// updated move by move instead of read from the board at every leaf).
     patterns: Vec<Patterns>,
@@ -91,6 +88,15 @@ pub struct Searcher<R: Rules> {
     root_score: Value,
 }
 
+/// What step 1 ([`Searcher::arrive`]) finds at a node below the root.
+enum Arrival {
+    /// The node's value: the game ends here, the databases know it, or the window closed.
+    Ends(Value),
+    /// The search goes on, its evaluations moved into this band: 0, or plus or minus
+    /// [`KNOWN_WIN_NO_DISTANCE`] at a win or loss the databases hold without its distance.
+    Open(Value),
+}
+
 /// One completed iteration.
 #[derive(Clone, Debug)]
 pub struct Iteration<R: Rules> {
@@ -112,7 +118,6 @@ impl<R: Rules> Searcher<R> {
             egdb: None,
             egdb_pieces: 0,
             search_known: false,
-            known_band: vec![0; MAX_PLY + 1],
             patterns: vec![Patterns::default(); MAX_PLY + 1],
             lists: (0..MAX_PLY + 1).map(|_| MoveList::new()).collect(),
             orders: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -199,13 +204,14 @@ impl<R: Rules> Searcher<R> {
         self.evaluator.evaluate(position)
     }
 
-    /// The static evaluation of the node at `ply`, `position`, from its incremental state.
-    /// Always inlined, like [`Searcher::enter`]: with the classic evaluation both fold to the
-    /// direct call (out of line they cost 27 instructions a node on `damas bench 9`).
+    /// The static evaluation of the node at `ply`, `position`, from its incremental state,
+    /// moved into `band` (see [`Arrival::Open`]). Always inlined, like [`Searcher::enter`]:
+    /// with the classic evaluation both fold to the direct call (out of line they cost 27
+    /// instructions a node on `damas bench 9`).
     #[inline(always)]
-    fn evaluate_at(&self, position: &Position<R>, ply: usize) -> Value {
+    fn evaluate_at(&self, position: &Position<R>, ply: usize, band: Value) -> Value {
         let eval = self.evaluator.evaluate_with(position, &self.patterns[ply]);
-        match self.known_band[ply] {
+        match band {
             0 => eval,
             band => band + eval.clamp(-KNOWN_EVAL_SPREAD, KNOWN_EVAL_SPREAD),
         }
@@ -319,24 +325,25 @@ impl<R: Rules> Searcher<R> {
     /// Step 1 at every node below the root: the ends of the game seen in the tree (the game's
     /// own rules, with the first repetition taken as a draw: the game would reach the full count
     /// by repeating again), the endgame databases, and mate-distance pruning, which narrows
-    /// `alpha` and `beta`. The node's value when it ends here. Brings `counters` up to
-    /// `position`.
+    /// `alpha` and `beta`. Brings `counters` up to `position`.
     #[inline(always)]
-    fn ends_here(
+    fn arrive(
         &mut self,
         position: &Position<R>,
         counters: &mut Counters,
         alpha: &mut Value,
         beta: &mut Value,
         ply: usize,
-    ) -> Option<Value> {
+    ) -> Arrival {
         self.rules.arrive(position, counters);
         let repeated = self.is_repetition(position.hash(), counters);
         match self.rules.judge_in_tree(position, counters, repeated) {
             Judgement::Open => {}
-            Judgement::Over(verdict) => return Some(verdict_score(&verdict, position, ply)),
+            Judgement::Over(verdict) => {
+                return Arrival::Ends(verdict_score(&verdict, position, ply));
+            }
             Judgement::OverIfMoves(verdict) => {
-                return Some(if self.rules.has_legal_move(position, counters) {
+                return Arrival::Ends(if self.rules.has_legal_move(position, counters) {
                     verdict_score(&verdict, position, ply)
                 } else {
                     Self::no_moves(position, ply)
@@ -348,23 +355,27 @@ impl<R: Rules> Searcher<R> {
         // A win or loss held without its distance is scored in its band with the
         // evaluation: a leaf from a larger root; searched on from a root in the databases,
         // where only the search can find the way to a conversion.
+        let mut band = 0;
         if position.occupied().count() <= self.egdb_pieces {
             if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
                 if value.has_distance() {
-                    return Some(known_score(value, ply));
+                    return Arrival::Ends(known_score(value, ply));
                 }
-                self.known_band[ply] = match value.outcome() {
+                band = match value.outcome() {
                     Outcome::Loss => -KNOWN_WIN_NO_DISTANCE,
                     _ => KNOWN_WIN_NO_DISTANCE,
                 };
                 if !self.search_known {
-                    return Some(self.evaluate_at(position, ply));
+                    return Arrival::Ends(self.evaluate_at(position, ply, band));
                 }
             }
         }
         *alpha = (*alpha).max(-WIN + ply as Value);
         *beta = (*beta).min(WIN - ply as Value - 1);
-        (*alpha >= *beta).then_some(*alpha)
+        if *alpha >= *beta {
+            return Arrival::Ends(*alpha);
+        }
+        Arrival::Open(band)
     }
 
     /// A node below the root whose depth is spent: the evaluation if nothing must be captured,
@@ -383,12 +394,12 @@ impl<R: Rules> Searcher<R> {
         control: &Control,
     ) -> Value {
         self.pv[ply].clear();
-        self.known_band[ply] = 0;
-        if let Some(value) = self.ends_here(position, &mut counters, &mut alpha, &mut beta, ply) {
-            return value;
-        }
+        let band = match self.arrive(position, &mut counters, &mut alpha, &mut beta, ply) {
+            Arrival::Ends(value) => return value,
+            Arrival::Open(band) => band,
+        };
         if ply >= MAX_PLY - 1 {
-            return self.evaluate_at(position, ply);
+            return self.evaluate_at(position, ply, band);
         }
         let capture = has_capture(position);
         if !capture && !self.rules.has_quiet_legal_move(position, &counters) {
@@ -399,7 +410,7 @@ impl<R: Rules> Searcher<R> {
             self.seldepth = self.seldepth.max(ply);
             self.leaf_plies.0 += ply as u64;
             self.leaf_plies.1 += 1;
-            return self.evaluate_at(position, ply);
+            return self.evaluate_at(position, ply, band);
         }
         self.quiesce(position, &counters, alpha, beta, ply, tt, control)
     }
@@ -423,7 +434,6 @@ impl<R: Rules> Searcher<R> {
             return self.leaf(position, counters, alpha, beta, ply, tt, control);
         }
         self.pv[ply].clear();
-        self.known_band[ply] = 0;
         if ply == 0 {
             self.patterns[0] = self.evaluator.patterns(position);
             self.search_known = position.occupied().count() <= self.egdb_pieces;
@@ -432,14 +442,15 @@ impl<R: Rules> Searcher<R> {
         tt.prefetch(position.hash());
         // The counters as the parent handed them (ProbCut searches this node again with them).
         let entry_counters = counters;
+        let mut band = 0;
         if ply > 0 {
-            if let Some(value) = self.ends_here(position, &mut counters, &mut alpha, &mut beta, ply)
-            {
-                return value;
+            match self.arrive(position, &mut counters, &mut alpha, &mut beta, ply) {
+                Arrival::Ends(value) => return value,
+                Arrival::Open(known) => band = known,
             }
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate_at(position, ply);
+            return self.evaluate_at(position, ply, band);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -484,7 +495,7 @@ impl<R: Rules> Searcher<R> {
         {
             // The opponent's captures (a pass and a move generation) are looked for only when
             // the evaluation would cut.
-            let eval = self.evaluate_at(position, ply);
+            let eval = self.evaluate_at(position, ply, band);
             if eval - self.params.static_cut_margin * depth >= beta
                 && nobody_can_capture(position, &list)
             {
