@@ -6,7 +6,7 @@ use crate::eval::{Evaluator, Kind};
 use crate::game::Game;
 use crate::notation::{fen, moves};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, EngineConfig, Limits, SearchParams, Silent};
+use crate::search::{Engine, EngineConfig, Limits, ParamChanges, SearchParams, Silent};
 use crate::with_variant;
 use std::time::{Duration, Instant};
 
@@ -56,13 +56,13 @@ pub const DEPTH: u32 = 12;
 /// Runs the bench on `threads` threads, printing one line per position and the signature line
 /// last. Returns the total node count (deterministic with one thread).
 pub fn run(depth: u32, threads: usize) -> u64 {
-    run_with(depth, threads, Kind::Default, SearchParams::DEFAULT)
+    run_with(depth, threads, Kind::Default, ParamChanges::default())
 }
 
 /// [`run`] with the evaluation `kind` (the signature is defined for the default one; `classic`
 /// shows the trained evaluation's cost in nodes per second, side by side) and the search's
 /// tunable numbers `params` (the signature's are the defaults).
-pub fn run_with(depth: u32, threads: usize, kind: Kind, params: SearchParams) -> u64 {
+pub fn run_with(depth: u32, threads: usize, kind: Kind, params: ParamChanges) -> u64 {
     let started = Instant::now();
     let mut total = 0;
     let mut searching = Duration::ZERO;
@@ -90,14 +90,15 @@ fn one<R: Rules>(
     depth: u32,
     threads: usize,
     kind: Kind,
-    params: SearchParams,
+    params: ParamChanges,
 ) -> (u64, Duration, String) {
     let Ok(position) = fen::parse::<R>(text) else {
         return (0, Duration::ZERO, format!("bad bench FEN {text}"));
     };
     let game = Game::new(position);
-    let config =
-        EngineConfig::new(threads, 16).with_evaluator(Evaluator::of_kind(kind)).with_params(params);
+    let config = EngineConfig::new(threads, 16)
+        .with_evaluator(Evaluator::of_kind(kind))
+        .with_params(params.apply(SearchParams::of::<R>()));
     let mut engine = Engine::<R>::with_config(config);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = engine.go(&game, limits, false, &mut Silent);

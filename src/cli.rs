@@ -365,7 +365,7 @@ pub fn run(cli: Cli) -> Result<(), UserError> {
             } else {
                 damas::eval::Kind::Default
             };
-            let params = damas::search::SearchParams::parse(&search_params).map_err(UserError)?;
+            let params = damas::search::ParamChanges::parse(&search_params).map_err(UserError)?;
             damas::bench::run_with(depth.max(1), threads.max(1), kind, params);
             Ok(())
         }

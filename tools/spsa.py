@@ -56,9 +56,10 @@ ALPHA = 0.602
 GAMMA = 0.101
 
 
-def engine_defaults(damas):
-    """The engine's current search parameters, read from its text mode's help."""
-    out = subprocess.run([damas, "text"], input="help\nquit\n", capture_output=True, text=True,
+def engine_defaults(damas, variant):
+    """The engine's search parameters in `variant`, read from its text mode's help."""
+    out = subprocess.run([damas, "text"], input=f"variant {variant}\nhelp\nquit\n",
+                         capture_output=True, text=True,
                          timeout=60, check=False).stdout
     found = re.search(r"search-params .*\(now ([^)]*)\)", out)
     if not found:
@@ -112,7 +113,7 @@ def main():
                         help="NAME:STEP (c at the end); default: every search parameter")
     args = parser.parse_args()
 
-    start = engine_defaults(args.damas)
+    start = engine_defaults(args.damas, args.variant)
     steps = dict(DEFAULT_STEPS)
     if args.tune:
         steps = {}

@@ -7,7 +7,7 @@
 
 use crate::game::rules::DrawRuleSet;
 use crate::rules::Variant;
-use crate::search::{MAX_LEVEL, SearchParams};
+use crate::search::{MAX_LEVEL, ParamChanges, SearchParams};
 
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
@@ -55,8 +55,9 @@ pub struct Options {
     pub book_file: String,
     /// Book moves scored within this many hundredths of a man of the best are played.
     pub book_margin: usize,
-    /// The search's tunable numbers (for a tuner; see [`SearchParams::parse`]).
-    pub search_params: SearchParams,
+    /// Changes to the rule set's tunable search numbers (for a tuner; see
+    /// [`ParamChanges::parse`]).
+    pub search_params: ParamChanges,
 }
 
 /// What kind of value an option takes.
@@ -267,7 +268,7 @@ pub const OPTIONS: &[Spec] = &[
         hub: false,
         kind: Kind::Text,
         help: "the search's tunable numbers as NAME:VALUE pairs, e.g. lmr-count:4 (for a tuner; \
-               empty: the defaults)",
+               unnamed ones keep the rule set's defaults)",
         field: Field::SearchParams,
     },
 ];
@@ -303,7 +304,7 @@ impl Options {
             book: true,
             book_file: String::new(),
             book_margin: crate::book::DEFAULT_MARGIN as usize,
-            search_params: SearchParams::DEFAULT,
+            search_params: ParamChanges::default(),
         }
     }
 
@@ -327,7 +328,10 @@ impl Options {
             Field::Book => self.book.to_string(),
             Field::BookFile => self.book_file.clone(),
             Field::BookMargin => self.book_margin.to_string(),
-            Field::SearchParams => self.search_params.to_text(),
+            // Every number the search uses in this rule set, so that a tuner reads its start.
+            Field::SearchParams => {
+                self.search_params.apply(SearchParams::of_variant(self.variant)).to_text()
+            }
         }
     }
 
@@ -405,7 +409,7 @@ impl Options {
             }
             Field::SearchParams => {
                 let text = if value == "<empty>" { "" } else { value };
-                self.search_params = SearchParams::parse(text)?;
+                self.search_params = ParamChanges::parse(text)?;
             }
         }
         Ok(())

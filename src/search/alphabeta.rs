@@ -114,7 +114,7 @@ impl<R: Rules> Searcher<R> {
     pub fn new(main: bool, evaluator: Evaluator<R>) -> Self {
         Searcher {
             evaluator,
-            params: SearchParams::DEFAULT,
+            params: SearchParams::of::<R>(),
             egdb: None,
             egdb_pieces: 0,
             search_known: false,

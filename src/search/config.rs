@@ -39,7 +39,7 @@ impl<R: Rules> EngineConfig<R> {
             evaluator: Arc::new(Evaluator::new()),
             egdb: None,
             book: None,
-            params: SearchParams::DEFAULT,
+            params: SearchParams::of::<R>(),
         }
     }
 

@@ -19,7 +19,7 @@ mod tt_memory;
 pub use alphabeta::{Searcher, verdict_score};
 pub use config::EngineConfig;
 pub use level::MAX_LEVEL;
-pub use params::SearchParams;
+pub use params::{ParamChanges, SearchParams};
 pub use score::{Band, KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Score, Value, WIN, WIN_BOUND};
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;

@@ -549,11 +549,30 @@ fn bench_nodes(output: &Output) -> u64 {
 fn bench_takes_search_params_and_refuses_bad_ones() {
     let default = damas(&["bench", "4"]);
     assert!(default.status.success(), "{}", stderr(&default));
-    let named = damas(&["bench", "4", "--search-params", "static-cut-margin:80"]);
+    let named = damas(&["bench", "4", "--search-params", "probcut-margin:10"]);
     assert_eq!(bench_nodes(&named), bench_nodes(&default), "the default value named");
     let changed = damas(&["bench", "4", "--search-params", "static-cut-depth:0,lmr-count:1"]);
     assert!(changed.status.success(), "{}", stderr(&changed));
     assert_ne!(bench_nodes(&changed), bench_nodes(&default), "the parameters were not used");
     fails_with(&["bench", "4", "--search-params", "lmr-count:0"], "lmr-count");
     fails_with(&["bench", "4", "--search-params", "depth:3"], "unknown search parameter");
+}
+
+/// The search's numbers are each rule set's own (English's static cut margin is 60, the others'
+/// 80), the text mode's help shows those the search uses, and a changed number stays changed
+/// when the rule set changes while the unnamed ones follow it.
+#[test]
+fn search_params_follow_the_rule_set_and_keep_what_was_changed() {
+    let shown = |text: &str| -> Vec<String> {
+        let lines = text.lines().filter(|line| line.trim_start().starts_with("search-params"));
+        lines.map(|line| line.rsplit("(now ").next().unwrap_or_default().to_string()).collect()
+    };
+    let script = "help\nvariant international\nhelp\nsearch-params lmr-count:5\nhelp\n\
+                  variant english\nhelp\nquit\n";
+    let values = shown(&with_stdin(&["text"], script));
+    assert_eq!(values.len(), 4, "{values:?}");
+    assert!(values[0].contains("static-cut-margin:60,") && values[0].contains("lmr-count:3,"));
+    assert!(values[1].contains("static-cut-margin:80,") && values[1].contains("lmr-count:3,"));
+    assert!(values[2].contains("static-cut-margin:80,") && values[2].contains("lmr-count:5,"));
+    assert!(values[3].contains("static-cut-margin:60,") && values[3].contains("lmr-count:5,"));
 }
