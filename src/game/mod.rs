@@ -10,7 +10,7 @@ pub mod rules;
 
 pub use draws::{DeadDraw, DrawRules, EndgameCount, Material};
 pub use rules::{
-    Counters, DrawReason, GameRules, Judgement, KingStreak, Verdict, WinReason,
+    Calm, Counters, DrawReason, GameRules, Judgement, KingStreak, Verdict, WinReason,
     king_against_lone_man,
 };
 

@@ -48,6 +48,29 @@ pub struct Counters {
     endgames: [u8; MAX_ENDGAME_COUNTS],
 }
 
+/// Where the rules of the whole game can neither end the game nor count anything, as
+/// [`GameRules::calm`] computes it: more pieces than any rule of material looks at (dead draws,
+/// endgame counts, a king against a lone man) and fewer reversible plies than a repetition or
+/// the move-count rule needs. Most nodes of a search are there; the search tests this (two
+/// compares) before the full judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Calm {
+    /// Calm only with more pieces than this on the board.
+    above_pieces: u32,
+    /// Calm only with fewer plies than this since the last capture or man move.
+    below_reversible: u16,
+}
+
+impl Calm {
+    /// True when `position`, with `pieces` pieces, reached with `counters`, is calm:
+    /// [`GameRules::arrive`] would leave the counters as they are and
+    /// [`GameRules::judge_in_tree`] would answer [`Judgement::Open`].
+    #[inline(always)]
+    pub fn holds(&self, pieces: u32, counters: &Counters) -> bool {
+        pieces > self.above_pieces && counters.reversible < self.below_reversible
+    }
+}
+
 /// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinReason {
@@ -345,6 +368,27 @@ impl GameRules {
         }
     }
 
+    /// Where these rules are calm (see [`Calm`]); compute it again when they change.
+    pub fn calm<R: Rules>(&self) -> Calm {
+        if R::GOAL == Goal::Breakthrough {
+            // A king ends the game whatever the material: never calm.
+            return Calm { above_pieces: u32::MAX, below_reversible: 0 };
+        }
+        let draws = &self.draws;
+        let lone_man = if draws.king_beats_lone_man { 2 } else { 0 };
+        let dead = draws.dead_draw.as_ref().map_or(0, |dead| dead.max_pieces);
+        let counted = draws.endgames.iter().map(|rule| rule.max_pieces).max().unwrap_or(0);
+        // A position repeats two reversible plies later at the earliest.
+        let repetition = if draws.repetitions > 0 { 2 } else { u16::MAX };
+        let move_count = draws
+            .reversible_plies
+            .map_or(u16::MAX, |limit| u16::try_from(limit).unwrap_or(u16::MAX));
+        Calm {
+            above_pieces: lone_man.max(dead).max(counted),
+            below_reversible: repetition.min(move_count),
+        }
+    }
+
     /// The verdict when the side to move has no legal move.
     pub fn no_move<R: Rules>(side_to_move: Side) -> Verdict {
         match R::GOAL {
@@ -502,6 +546,63 @@ mod tests {
         for (seed, &variant) in Variant::ALL.iter().enumerate() {
             let checked = crate::with_variant!(variant, R => check::<R>(seed as u64 + 1));
             assert!(checked > 10_000, "{variant:?}: only {checked} pairs checked");
+        }
+    }
+
+    /// Where [`GameRules::calm`] says a position is calm, the full rules agree: `arrive` leaves
+    /// the counters as they were and `judge_in_tree` finds the game open, in every rule set,
+    /// under its default and its federation draw rules, through seeded random games that reach
+    /// the endings (where the material rules apply) and king manoeuvres (reversible counts).
+    #[test]
+    fn a_calm_position_is_one_the_rules_leave_open() {
+        fn check<R: Rules>(seed: u64) -> (usize, usize) {
+            let (mut calm_seen, mut other_seen) = (0, 0);
+            for draw_rules in [DrawRuleSet::Default, DrawRuleSet::Federation] {
+                let rules = GameRules::chosen::<R>(draw_rules, true);
+                let calm = rules.calm::<R>();
+                let mut state = seed;
+                for _ in 0..40 {
+                    let mut position = Position::<R>::start();
+                    let mut counters = Counters::default();
+                    rules.arrive(&position, &mut counters);
+                    let mut list = MoveList::new();
+                    for _ in 0..300 {
+                        rules.legal_moves_into(&position, &counters, &mut list);
+                        if list.is_empty() {
+                            break;
+                        }
+                        state = state
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        let mv = list.as_slice()[((state >> 33) % list.len() as u64) as usize];
+                        let handed = rules.after(&counters, &position, &mv);
+                        position.play(&mv);
+                        counters = handed;
+                        rules.arrive(&position, &mut counters);
+                        if !calm.holds(position.occupied().count(), &handed) {
+                            other_seen += 1;
+                            continue;
+                        }
+                        calm_seen += 1;
+                        assert_eq!(counters, handed, "{:?}: counted in {position:?}", R::VARIANT);
+                        assert!(
+                            rules.draws.repetitions == 0 || counters.reversible < 2,
+                            "{:?}: a repetition possible",
+                            R::VARIANT
+                        );
+                        let judgement = rules.judge_in_tree(&position, &counters, false);
+                        assert_eq!(judgement, Judgement::Open, "{:?}: {position:?}", R::VARIANT);
+                    }
+                }
+            }
+            (calm_seen, other_seen)
+        }
+        for (seed, &variant) in Variant::ALL.iter().enumerate() {
+            let (calm, other) = crate::with_variant!(variant, R => check::<R>(seed as u64 + 7));
+            // Breakthrough is never calm (a king ends it); every other rule set is, mostly.
+            let breakthrough = crate::with_variant!(variant, R => R::GOAL == Goal::Breakthrough);
+            let expected = if breakthrough { calm == 0 } else { calm > 1_000 };
+            assert!(expected && other > 20, "{variant:?}: {calm} calm, {other} not");
         }
     }
 }

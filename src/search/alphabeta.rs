@@ -20,7 +20,7 @@ use super::{Control, params};
 use crate::bitset::BitSet;
 use crate::egdb::{self, Egdb, Outcome};
 use crate::eval::{Evaluator, Patterns};
-use crate::game::{Counters, Game, GameRules, Judgement, Verdict};
+use crate::game::{Calm, Counters, Game, GameRules, Judgement, Verdict};
 use crate::movegen::has_capture;
 use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
@@ -67,6 +67,8 @@ pub struct Searcher<R: Rules> {
     /// The rules of the game being searched, and their counters at the root (each node gets
     /// its own by value: cheaper than a table indexed by ply).
     rules: GameRules,
+    /// Where `rules` can neither end the game nor count anything (kept with them).
+    calm: Calm,
     root_counters: Counters,
     /// Nodes searched in the current search.
     pub nodes: u64,
@@ -129,6 +131,7 @@ impl<R: Rules> Searcher<R> {
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             path: Vec::with_capacity(256),
             rules: GameRules::of::<R>(),
+            calm: GameRules::of::<R>().calm::<R>(),
             root_counters: Counters::default(),
             nodes: 0,
             reported: 0,
@@ -184,6 +187,7 @@ impl<R: Rules> Searcher<R> {
         self.path.clear();
         self.path.extend(game.repetition_candidates());
         self.rules.clone_from(game.rules());
+        self.calm = self.rules.calm::<R>();
         self.root_counters = game.counters();
     }
 
@@ -335,19 +339,22 @@ impl<R: Rules> Searcher<R> {
         beta: &mut Value,
         ply: usize,
     ) -> Arrival {
-        self.rules.arrive(position, counters);
-        let repeated = self.is_repetition(position.hash(), counters);
-        match self.rules.judge_in_tree(position, counters, repeated) {
-            Judgement::Open => {}
-            Judgement::Over(verdict) => {
-                return Arrival::Ends(verdict_score(&verdict, position, ply));
-            }
-            Judgement::OverIfMoves(verdict) => {
-                return Arrival::Ends(if self.rules.has_legal_move(position, counters) {
-                    verdict_score(&verdict, position, ply)
-                } else {
-                    Self::no_moves(position, ply)
-                });
+        let pieces = position.occupied().count();
+        if !self.calm.holds(pieces, counters) {
+            self.rules.arrive(position, counters);
+            let repeated = self.is_repetition(position.hash(), counters);
+            match self.rules.judge_in_tree(position, counters, repeated) {
+                Judgement::Open => {}
+                Judgement::Over(verdict) => {
+                    return Arrival::Ends(verdict_score(&verdict, position, ply));
+                }
+                Judgement::OverIfMoves(verdict) => {
+                    return Arrival::Ends(if self.rules.has_legal_move(position, counters) {
+                        verdict_score(&verdict, position, ply)
+                    } else {
+                        Self::no_moves(position, ply)
+                    });
+                }
             }
         }
         // The endgame databases: the value whatever the depth (they answer capture
@@ -356,7 +363,7 @@ impl<R: Rules> Searcher<R> {
         // evaluation: a leaf from a larger root; searched on from a root in the databases,
         // where only the search can find the way to a conversion.
         let mut band = 0;
-        if position.occupied().count() <= self.egdb_pieces {
+        if pieces <= self.egdb_pieces {
             if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
                 if value.has_distance() {
                     return Arrival::Ends(known_score(value, ply));
