@@ -489,6 +489,39 @@ mod tests {
         assert!(std::mem::size_of::<Counters>() <= 16, "passed in two registers");
     }
 
+    /// Plays `games` seeded random games of at most `plies` plies under `rules`, calling
+    /// `visit` at every position with the counters the move before handed to it, the same
+    /// brought up to it by `arrive`, and its legal moves.
+    fn random_games<R: Rules>(
+        rules: &GameRules,
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Position<R>, &Counters, &Counters, &MoveList<Bits<R>>),
+    ) {
+        let mut state = seed;
+        for _ in 0..games {
+            let mut position = Position::<R>::start();
+            let mut handed = Counters::default();
+            let mut list = MoveList::new();
+            for _ in 0..plies {
+                let mut counters = handed;
+                rules.arrive(&position, &mut counters);
+                rules.legal_moves_into(&position, &counters, &mut list);
+                visit(&position, &handed, &counters, &list);
+                if list.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mv = list.as_slice()[((state >> 33) % list.len() as u64) as usize];
+                handed = rules.after(&counters, &position, &mv);
+                position.play(&mv);
+            }
+        }
+    }
+
     /// `is_legal_quiet_move` answers as a search of the generated legal moves would, in every
     /// rule set, with the capture obligation on and off, through seeded random games (kings,
     /// captures due, and Frisian's king-move limit through the game's own counters).
@@ -498,48 +531,28 @@ mod tests {
             let mut checked = 0;
             for mandatory_capture in [true, false] {
                 let rules = GameRules::chosen::<R>(DrawRuleSet::Default, mandatory_capture);
-                let mut state = seed;
-                for _ in 0..12 {
-                    let mut position = Position::<R>::start();
-                    let mut counters = Counters::default();
-                    rules.arrive(&position, &mut counters);
-                    let mut list = MoveList::new();
-                    for _ in 0..160 {
-                        rules.legal_moves_into(&position, &counters, &mut list);
-                        let side = position.side_to_move();
-                        let squares = position.occupied() | position.empty();
-                        for from in position.pieces(side).iter() {
-                            for to in squares.iter() {
-                                let listed = list.iter().any(|mv| {
-                                    !mv.is_capture()
-                                        && !mv.promotes()
-                                        && mv.from() == from
-                                        && mv.to() == to
-                                });
-                                let answered =
-                                    rules.is_legal_quiet_move(&position, &counters, from, to);
-                                assert_eq!(
-                                    answered,
-                                    listed,
-                                    "{:?} {from}->{to} in {position:?}",
-                                    R::VARIANT
-                                );
-                                checked += 1;
-                            }
+                random_games::<R>(&rules, seed, 12, 160, |position, _, counters, list| {
+                    let side = position.side_to_move();
+                    let squares = position.occupied() | position.empty();
+                    for from in position.pieces(side).iter() {
+                        for to in squares.iter() {
+                            let listed = list.iter().any(|mv| {
+                                !mv.is_capture()
+                                    && !mv.promotes()
+                                    && mv.from() == from
+                                    && mv.to() == to
+                            });
+                            let answered = rules.is_legal_quiet_move(position, counters, from, to);
+                            assert_eq!(
+                                answered,
+                                listed,
+                                "{:?} {from}->{to} in {position:?}",
+                                R::VARIANT
+                            );
+                            checked += 1;
                         }
-                        if list.is_empty() {
-                            break;
-                        }
-                        state = state
-                            .wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1_442_695_040_888_963_407);
-                        let mv = list.as_slice()[((state >> 33) % list.len() as u64) as usize];
-                        let next = rules.after(&counters, &position, &mv);
-                        position.play(&mv);
-                        counters = next;
-                        rules.arrive(&position, &mut counters);
                     }
-                }
+                });
             }
             checked
         }
@@ -560,40 +573,21 @@ mod tests {
             for draw_rules in [DrawRuleSet::Default, DrawRuleSet::Federation] {
                 let rules = GameRules::chosen::<R>(draw_rules, true);
                 let calm = rules.calm::<R>();
-                let mut state = seed;
-                for _ in 0..40 {
-                    let mut position = Position::<R>::start();
-                    let mut counters = Counters::default();
-                    rules.arrive(&position, &mut counters);
-                    let mut list = MoveList::new();
-                    for _ in 0..300 {
-                        rules.legal_moves_into(&position, &counters, &mut list);
-                        if list.is_empty() {
-                            break;
-                        }
-                        state = state
-                            .wrapping_mul(6_364_136_223_846_793_005)
-                            .wrapping_add(1_442_695_040_888_963_407);
-                        let mv = list.as_slice()[((state >> 33) % list.len() as u64) as usize];
-                        let handed = rules.after(&counters, &position, &mv);
-                        position.play(&mv);
-                        counters = handed;
-                        rules.arrive(&position, &mut counters);
-                        if !calm.holds(position.occupied().count(), &handed) {
-                            other_seen += 1;
-                            continue;
-                        }
-                        calm_seen += 1;
-                        assert_eq!(counters, handed, "{:?}: counted in {position:?}", R::VARIANT);
-                        assert!(
-                            rules.draws.repetitions == 0 || counters.reversible < 2,
-                            "{:?}: a repetition possible",
-                            R::VARIANT
-                        );
-                        let judgement = rules.judge_in_tree(&position, &counters, false);
-                        assert_eq!(judgement, Judgement::Open, "{:?}: {position:?}", R::VARIANT);
+                random_games::<R>(&rules, seed, 40, 300, |position, handed, counters, _| {
+                    if !calm.holds(position.occupied().count(), handed) {
+                        other_seen += 1;
+                        return;
                     }
-                }
+                    calm_seen += 1;
+                    assert_eq!(counters, handed, "{:?}: counted in {position:?}", R::VARIANT);
+                    assert!(
+                        rules.draws.repetitions == 0 || counters.reversible < 2,
+                        "{:?}: a repetition possible",
+                        R::VARIANT
+                    );
+                    let judgement = rules.judge_in_tree(position, counters, false);
+                    assert_eq!(judgement, Judgement::Open, "{:?}: {position:?}", R::VARIANT);
+                });
             }
             (calm_seen, other_seen)
         }
