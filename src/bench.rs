@@ -6,7 +6,7 @@ use crate::eval::{Evaluator, Kind};
 use crate::game::Game;
 use crate::notation::{fen, moves};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, EngineConfig, Limits, ParamChanges, SearchParams, Silent};
+use crate::search::{Engine, EngineConfig, Limits, ParamChanges, Silent};
 use crate::with_variant;
 use std::time::{Duration, Instant};
 
@@ -98,7 +98,7 @@ fn one<R: Rules>(
     let game = Game::new(position);
     let config = EngineConfig::new(threads, 16)
         .with_evaluator(Evaluator::of_kind(kind))
-        .with_params(params.apply(SearchParams::of::<R>()));
+        .with_params(params.over(R::VARIANT));
     let mut engine = Engine::<R>::with_config(config);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let result = engine.go(&game, limits, false, &mut Silent);

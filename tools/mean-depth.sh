@@ -14,13 +14,20 @@ damas, seconds = sys.argv[1], sys.argv[2]
 source = open("src/bench.rs").read()
 table = source[source.index("pub const POSITIONS"):]
 table = table[:table.index("];")]
-depths = []
-for variant, fen in re.findall(r'Variant::(\w+),\s*"([^"]+)"', table):
-    out = subprocess.run(
-        [damas, "analyze", "--variant", variant.lower(), "--fen", fen, "--time", seconds,
-         "--threads", "1", "--json", "--egdb-path", "none"],
-        capture_output=True, text=True, check=True).stdout
-    found = [json.loads(line)["depth"] for line in out.splitlines() if '"bestmove"' in line]
-    depths.append(found[-1] if found else 0)
+def depth_of(variant, fen):
+    base = [damas, "analyze", "--variant", variant.lower(), "--fen", fen, "--time", seconds,
+            "--threads", "1"]
+    run = subprocess.run(base + ["--json", "--egdb-path", "none"], capture_output=True, text=True)
+    if run.returncode == 0:
+        found = [json.loads(line)["depth"] for line in run.stdout.splitlines()
+                 if '"bestmove"' in line]
+        return found[-1] if found else 0
+    # Builds older than `--json` and the databases (such as 1036133, the yardstick of the
+    # README's search table): the text line "best move M  (score S, depth D, ...)".
+    out = subprocess.run(base, capture_output=True, text=True, check=True).stdout
+    found = re.findall(r"best move .*depth (\d+)", out)
+    return int(found[-1]) if found else 0
+
+depths = [depth_of(variant, fen) for variant, fen in re.findall(r'Variant::(\w+),\s*"([^"]+)"', table)]
 print(" ".join(map(str, depths)), f"mean {sum(depths) / len(depths):.2f}")
 PY

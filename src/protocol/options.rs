@@ -7,7 +7,7 @@
 
 use crate::game::rules::DrawRuleSet;
 use crate::rules::Variant;
-use crate::search::{MAX_LEVEL, ParamChanges, SearchParams};
+use crate::search::{MAX_LEVEL, ParamChanges};
 
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
@@ -329,9 +329,7 @@ impl Options {
             Field::BookFile => self.book_file.clone(),
             Field::BookMargin => self.book_margin.to_string(),
             // Every number the search uses in this rule set, so that a tuner reads its start.
-            Field::SearchParams => {
-                self.search_params.apply(SearchParams::of_variant(self.variant)).to_text()
-            }
+            Field::SearchParams => self.search_params.over(self.variant).to_text(),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::game::{Game, GameRules};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{
-    Engine, EngineConfig, InfoSink, Limits, SearchParams, SearchResult, TranspositionTable, Value,
+    Engine, EngineConfig, InfoSink, Limits, SearchResult, TranspositionTable, Value,
 };
 use crate::with_variant;
 use std::path::Path;
@@ -142,7 +142,7 @@ impl<R: Rules> Session<R> {
                 None
             });
             let config = EngineConfig::new(options.threads, options.hash)
-                .with_params(options.search_params.apply(SearchParams::of::<R>()))
+                .with_params(options.search_params.over(R::VARIANT))
                 .with_evaluator(evaluator)
                 .with_egdb(egdb)
                 .with_book(book);
@@ -219,7 +219,7 @@ impl<R: Rules> Session<R> {
         let now = &self.options;
         if now.search_params != before.search_params {
             if let Some(engine) = &mut self.engine {
-                engine.set_params(now.search_params.apply(SearchParams::of::<R>()));
+                engine.set_params(now.search_params.over(R::VARIANT));
             }
         }
         let now = &self.options;

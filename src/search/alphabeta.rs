@@ -114,6 +114,8 @@ impl<R: Rules> Searcher<R> {
     /// A searcher that scores leaves with `evaluator`; `main` is the thread that reads the
     /// clock and the node limit.
     pub fn new(main: bool, evaluator: Evaluator<R>) -> Self {
+        let rules = GameRules::of::<R>();
+        let calm = rules.calm::<R>();
         Searcher {
             evaluator,
             params: SearchParams::of::<R>(),
@@ -130,8 +132,8 @@ impl<R: Rules> Searcher<R> {
             history: vec![0; (<Bits<R> as BitSet>::WIDTH as usize).pow(2)],
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             path: Vec::with_capacity(256),
-            rules: GameRules::of::<R>(),
-            calm: GameRules::of::<R>().calm::<R>(),
+            rules,
+            calm,
             root_counters: Counters::default(),
             nodes: 0,
             reported: 0,

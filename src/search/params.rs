@@ -151,6 +151,11 @@ impl ParamChanges {
         Ok(changes)
     }
 
+    /// The rule set `variant`'s defaults with these changes: what a search uses.
+    pub fn over(&self, variant: Variant) -> SearchParams {
+        self.apply(SearchParams::of_variant(variant))
+    }
+
     /// `defaults` with these changes.
     pub fn apply(&self, defaults: SearchParams) -> SearchParams {
         let mut params = defaults;
