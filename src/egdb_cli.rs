@@ -5,9 +5,10 @@ use crate::cli::UserError;
 use crate::progress::Progress;
 use damas::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
-use damas::egdb::index::SliceIndex;
+use damas::egdb::index::{NO_STREAKS, SliceIndex};
 use damas::egdb::{Egdb, Encoding, Outcome, file, verify};
-use damas::notation::{fen, moves};
+use damas::game::GameRules;
+use damas::notation::{fen, moves, squares};
 use damas::rules::{Rules, Variant};
 use damas::with_variant;
 use std::collections::BTreeMap;
@@ -210,15 +211,23 @@ fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
     let position = fen::parse::<R>(text)?;
     let (egdb, _) = load::<R>(dir, false)?;
     let pieces = position.occupied().count();
-    let value = egdb.probe(&position).ok_or_else(|| {
+    // A FEN says nothing of the moves before it: under a king-move limit, no king has moved in
+    // a row.
+    let streaks = NO_STREAKS;
+    let value = egdb.probe(&position, &streaks).ok_or_else(|| {
         UserError(format!(
             "{pieces} pieces: not in the databases of {} (up to {} pieces)",
             dir.display(),
             egdb.max_pieces()
         ))
     })?;
-    println!("{value} for {}", position.side_to_move());
-    if let Some(best) = egdb.best_moves(&position) {
+    let fresh = if GameRules::of::<R>().draws.king_move_limit.is_some() {
+        " (no king has moved in a row)"
+    } else {
+        ""
+    };
+    println!("{value} for {}{fresh}", position.side_to_move());
+    if let Some(best) = egdb.best_moves(&position, &streaks) {
         let texts: Vec<String> = best
             .iter()
             .map(|(mv, reply)| {
@@ -277,8 +286,8 @@ fn run_bench<R: Rules>(dir: &Path, memory: usize, probes: usize) -> Result<(), U
                 inside
             })
             .unwrap_or(&slices[0]);
-        if let Some(position) = index.position::<R>(at.min(index.size() - 1)) {
-            positions.push(position);
+        if let Some(entry) = index.entry::<R>(at.min(index.size() - 1)) {
+            positions.push(entry);
         }
     }
     println!(
@@ -290,8 +299,8 @@ fn run_bench<R: Rules>(dir: &Path, memory: usize, probes: usize) -> Result<(), U
     for pass in ["first pass (cache empty)", "second pass"] {
         let started = std::time::Instant::now();
         let mut held = 0;
-        for position in &positions {
-            held += usize::from(egdb.probe(position).is_some());
+        for (position, streaks) in &positions {
+            held += usize::from(egdb.probe(position, streaks).is_some());
         }
         let seconds = started.elapsed().as_secs_f64();
         println!(
@@ -342,8 +351,18 @@ fn run_verify<R: Rules>(dir: &Path) -> Result<(), UserError> {
         positions += n;
         checked += c;
         for w in &wrong {
-            let position = table.index.position::<R>(w.index);
-            let text = position.map(|p| fen::write(&p)).unwrap_or_default();
+            let entry = table.index.entry::<R>(w.index);
+            let text = entry.map_or(String::new(), |(position, streaks)| {
+                let mut text = fen::write(&position);
+                for (side, streak) in ["white", "black"].iter().zip(streaks) {
+                    if streak.moves > 0 {
+                        let square = squares::name::<R>(u32::from(streak.square));
+                        let moves = streak.moves;
+                        text.push_str(&format!(" ({side} king on {square}: {moves} in a row)"));
+                    }
+                }
+                text
+            });
             let expected = w.expected.map_or("a missing slice".into(), |v| v.to_string());
             println!("{slice}: {text}: stored {}, its successors say {expected}", w.stored);
         }

@@ -14,17 +14,28 @@
 //! won or lost in exactly n plies before the material changes; what no level reaches is
 //! drawn.
 //!
+//! Under Frisian's limit on king moves in a row, a position is solved once per pair of king
+//! streaks ([`Streaks`]): a move carries the streaks on as the game does
+//! ([`GameRules::after`]), and an un-move finds every streak of the mover before it that the move
+//! turns into the one after it.
+//!
 //! Depends on the rules library, `game::rules` and rayon; must not depend on search or I/O
 //! (the caller saves each solved slice and shows progress).
 
-use super::index::{Slice, SliceIndex, canonical};
-use super::{Egdb, Encoding, MAX_DISTANCE, Outcome, Table, Value, position_rules, stored_in_files};
+use super::index::{
+    NO_STREAKS, Slice, SliceIndex, Streaks, canonical_with, counted_streak, flipped_with,
+};
+use super::{
+    Egdb, Encoding, MAX_DISTANCE, Outcome, Table, Value, counters_of, position_rules,
+    stored_in_files, streaks_after,
+};
 use crate::bitset::BitSet;
-use crate::game::rules::{Counters, GameRules, Judgement};
+use crate::game::draws::king_move_limit;
+use crate::game::rules::{GameRules, Judgement, KingStreak};
 use crate::geometry::{Geometry, MAX_DIRECTIONS, step};
 use crate::movegen;
 use crate::moves::MoveList;
-use crate::position::{Bits, Position};
+use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
 use crate::types::Side;
 use rayon::prelude::*;
@@ -59,12 +70,13 @@ impl Counts {
             .with_min_len(4096)
             .fold(Counts::default, |mut counts, i| {
                 let i = i as u64;
-                if let Some(position) = table.index.position::<R>(i) {
-                    let value = if table.captures_stored || stored_in_files(&rules, &position) {
-                        table.value(i)
-                    } else {
-                        egdb.probe(&position)
-                    };
+                if let Some((position, streaks)) = table.index.entry::<R>(i) {
+                    let value =
+                        if table.captures_stored || stored_in_files(&rules, &position, &streaks) {
+                            table.value(i)
+                        } else {
+                            egdb.probe(&position, &streaks)
+                        };
                     match value {
                         Some(value) => counts.add(value),
                         None => counts.unknown += 1,
@@ -126,8 +138,6 @@ pub enum BuildError {
     Missing(Slice),
     /// The caller could not keep a solved slice (saving it failed).
     Keep(String),
-    /// The rule set has a rule the databases cannot hold yet (Frisian's king-move limit).
-    Unsupported(&'static str),
 }
 
 impl fmt::Display for BuildError {
@@ -139,7 +149,6 @@ impl fmt::Display for BuildError {
             }
             BuildError::Missing(slice) => write!(f, "slice {slice} was needed before it was built"),
             BuildError::Keep(why) => f.write_str(why),
-            BuildError::Unsupported(why) => write!(f, "not supported yet: {why}"),
         }
     }
 }
@@ -176,10 +185,6 @@ pub fn build<R: Rules>(
     mut keep: impl FnMut(&Table, &Report) -> Result<(), String>,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<(), BuildError> {
-    if GameRules::of::<R>().draws.king_move_limit.is_some() {
-        // The value of a position would depend on each side's streak of king moves.
-        return Err(BuildError::Unsupported("a limit on king moves in a row (Frisian)"));
-    }
     let all = pairs(pieces);
     for (done, pair) in all.iter().enumerate() {
         let name = pair.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" / ");
@@ -254,10 +259,10 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<SolvedPair, Bu
         }
     }
     let rules = position_rules::<R>();
-    let in_pair = |position: &Position<R>| -> Option<(usize, u64)> {
+    let in_pair = |position: &Position<R>, streaks: &Streaks| -> Option<(usize, u64)> {
         let slice = Slice::of(position);
         let k = pair.iter().position(|&s| s == slice)?;
-        Some((k, indexes[k].index(position)))
+        Some((k, indexes[k].index_with(position, streaks)))
     };
 
     // Level 0: what the rules decide at once; level 1 also gets the positions settled by
@@ -278,26 +283,28 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<SolvedPair, Bu
                     settled: AtomicU8::new(u8::from(settled)),
                     open_successors: AtomicU8::new(open),
                 };
-                let Some(position) = index.position::<R>(i) else {
+                let Some((position, streaks)) = index.entry::<R>(i) else {
                     return Ok((slot(Value::DRAW, true, CANNOT_LOSE), None, Kind::Hole));
                 };
-                if let Some(value) = settled_at_once(&rules, &position) {
+                if let Some(value) = settled_at_once(&rules, &position, &streaks) {
                     let level = (value.outcome() != Outcome::Draw).then_some(0);
                     return Ok((slot(value, true, CANNOT_LOSE), level, Kind::Held));
                 }
                 let kind = if movegen::has_capture(&position) { Kind::LeftOut } else { Kind::Held };
-                rules.legal_moves_into(&position, &Counters::default(), moves);
+                let counters = counters_of(&streaks);
+                rules.legal_moves_into(&position, &counters, moves);
                 let (mut open, mut cannot_lose) = (0u32, false);
                 for mv in moves.iter() {
                     let mut after = position;
                     after.play_unhashed(mv);
-                    let turned = canonical(&after);
-                    if in_pair(&turned).is_some() {
+                    let next = streaks_after(&rules, &streaks, &position, mv);
+                    let (turned, turned_streaks) = canonical_with(&after, &next);
+                    if in_pair(&turned, &turned_streaks).is_some() {
                         open += 1;
                         continue;
                     }
                     let reply =
-                        egdb.probe(&after).ok_or(BuildError::Missing(Slice::of(&turned)))?;
+                        egdb.probe(&after, &next).ok_or(BuildError::Missing(Slice::of(&turned)))?;
                     match reply.outcome() {
                         Outcome::Loss => return Ok((slot(Value::win(1), true, 0), Some(1), kind)),
                         Outcome::Draw => cannot_lose = true,
@@ -346,10 +353,10 @@ fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<SolvedPair, Bu
             .fold(Vec::new, |mut settled, &(k, i)| {
                 let slot = &slots[usize::from(k)][i as usize];
                 let value = Value(slot.value.load(Ordering::Acquire));
-                let position = indexes[usize::from(k)].position::<R>(u64::from(i));
-                if let Some(position) = position {
-                    for_each_predecessor(&rules, &position, |before| {
-                        let Some((pk, pi)) = in_pair(&before) else { return };
+                let entry = indexes[usize::from(k)].entry::<R>(u64::from(i));
+                if let Some((position, streaks)) = entry {
+                    for_each_predecessor(&rules, &position, &streaks, |before, streaks| {
+                        let Some((pk, pi)) = in_pair(&before, &streaks) else { return };
                         let pred = &slots[pk][pi as usize];
                         if pred.settled.load(Ordering::Acquire) != 0 {
                             return;
@@ -443,18 +450,20 @@ impl Kinds {
     }
 }
 
-/// Calls `visit` with every position (White to move) from which a quiet move that crowns
-/// nothing leads to `position` (White to move, as the opponent sees it after the move). The
-/// candidates are the squares behind each of the mover's pieces along every line; each is kept
-/// only if the rules make that move legal there (capture obligation and all).
+/// Calls `visit` with every position (White to move) and its streaks from which a quiet move
+/// that crowns nothing leads to `position` (White to move, as the opponent sees it after the
+/// move) with `streaks`. The candidates are the squares behind each of the mover's pieces along
+/// every line; each is kept only if the rules make that move legal there (capture obligation
+/// and all).
 fn for_each_predecessor<R: Rules>(
     rules: &GameRules,
     position: &Position<R>,
-    mut visit: impl FnMut(Position<R>),
+    streaks: &Streaks,
+    mut visit: impl FnMut(Position<R>, Streaks),
 ) {
     // The position before the reply: the mover of `position` is Black there, and White has
     // just moved.
-    let after = position.color_flipped();
+    let (after, after_streaks) = flipped_with(position, streaks);
     let white = after.pieces(Side::White);
     let black = after.pieces(Side::Black);
     let empty = after.empty();
@@ -475,8 +484,23 @@ fn for_each_predecessor<R: Rules>(
                 if let Ok(before) =
                     Position::<R>::from_parts(white ^ moved, black, kings, Side::White)
                 {
-                    if rules.is_legal_quiet_move(&before, &Counters::default(), from.lowest(), to) {
-                        visit(before);
+                    let from = from.lowest();
+                    if const { king_move_limit(R::VARIANT).is_none() }
+                        || rules.draws.king_move_limit.is_none()
+                    {
+                        if rules.is_legal_quiet_move(&before, &counters_of(&NO_STREAKS), from, to) {
+                            visit(before, NO_STREAKS);
+                        }
+                    } else {
+                        for streak in
+                            streaks_before(rules, &before, &after, &after_streaks, from, to)
+                        {
+                            let streaks = [streak, after_streaks[1]];
+                            if rules.is_legal_quiet_move(&before, &counters_of(&streaks), from, to)
+                            {
+                                visit(before, streaks);
+                            }
+                        }
                     }
                 }
                 if !(king && R::FLYING_KINGS) {
@@ -487,13 +511,44 @@ fn for_each_predecessor<R: Rules>(
     }
 }
 
-/// The value of `position` (White to move) when the rules decide it without looking at
-/// successors.
+/// White's streaks in `before` (White to move) from which the quiet move `from`-`to` leaves
+/// White's streak as `after_streaks` numbers it in `after` (the position after the move): none,
+/// or each of White's kings with each count, kept when the move turns it into that one
+/// ([`KingStreak::after`], as the game counts).
+fn streaks_before<R: Rules>(
+    rules: &GameRules,
+    before: &Position<R>,
+    after: &Position<R>,
+    after_streaks: &Streaks,
+    from: u32,
+    to: u32,
+) -> Vec<KingStreak> {
+    let limit = rules.draws.king_move_limit;
+    let wanted = counted_streak(after, Side::White, after_streaks[0], limit);
+    let mv = MoveOf::<R>::new(from, to, Bits::<R>::EMPTY, false);
+    let mut candidates = vec![KingStreak::default()];
+    let white = before.pieces(Side::White);
+    if (white & !before.kings()).any() {
+        for king in (white & before.kings()).iter() {
+            for moves in 1..=u8::try_from(limit.unwrap_or(0)).unwrap_or(0) {
+                candidates.push(KingStreak { moves, square: king as u8 });
+            }
+        }
+    }
+    candidates.retain(|&streak| {
+        counted_streak(after, Side::White, streak.after(before, &mv), limit) == wanted
+    });
+    candidates
+}
+
+/// The value of `position` (White to move) with `streaks` when the rules decide it without
+/// looking at successors.
 pub(crate) fn settled_at_once<R: Rules>(
     rules: &GameRules,
     position: &Position<R>,
+    streaks: &Streaks,
 ) -> Option<Value> {
-    let counters = Counters::default();
+    let counters = counters_of(streaks);
     let has_moves = || rules.has_legal_move(position, &counters);
     let no_move = || GameRules::no_move::<R>(Side::White);
     let verdict = match rules.judge_in_tree(position, &counters, false) {

@@ -6,7 +6,9 @@
 //! format version   u32      3
 //! variant          u8 length, then the variant's name (`english`)
 //! slice            4 x u8   mover's men, mover's kings, opponent's men, opponent's kings
-//! index scheme     u32      1 (egdb::index: men, men, kings, kings, combinatorial numbers)
+//! index scheme     u32      1 (egdb::index: men, men, kings, kings, combinatorial numbers;
+//!                           under a king-move limit, Frisian, each side's king streak state
+//!                           before them, White's the most significant)
 //! encoding         u8       1: an egdb::Value byte a number (with distances);
 //!                           2: two bits a number, four to a byte (0 draw, 1 win, 2 loss)
 //! numbers          u64      the slice's index size, holes included
@@ -149,10 +151,9 @@ pub fn write<R: Rules>(dir: &Path, table: &Table, encoding: Encoding) -> std::io
                     // A table read from a file: its capture positions that the rules settle at
                     // once hold their values whatever the file's format, the others are left
                     // out, as the build leaves them out.
-                    None => table
-                        .index
-                        .position::<R>(i)
-                        .is_some_and(|position| stored_in_files(&rules, &position)),
+                    None => table.index.entry::<R>(i).is_some_and(|(position, streaks)| {
+                        stored_in_files(&rules, &position, &streaks)
+                    }),
                 };
                 if held {
                     let value = table.value(i).unwrap_or(Value::DRAW);

@@ -9,9 +9,19 @@
 //! combination in the combinatorial number system. Men of both colours can fall on one square;
 //! such numbers are holes ([`SliceIndex::position`] gives `None`) and cost a few per cent.
 //!
+//! Under a limit on king moves in a row (Frisian: one king at most three non-capturing moves in
+//! succession while its side has men), a position's value also depends on each side's streak, so
+//! the numbering gives every position a number per pair of streaks ([`Streaks`]): a side with
+//! both men and kings has `1 + limit x kings` states (no streak, or which of its kings, in
+//! square order, has made 1..=limit moves), any other side one. The streaks are the most
+//! significant part of the number: a table is a run of whole position tables, one per pair of
+//! states. In every other rule set there is one state a side and the numbers are the positions'.
+//!
 //! Depends on the rules library (position, geometry); must not depend on search or I/O.
 
 use crate::bitset::BitSet;
+use crate::game::draws::king_move_limit;
+use crate::game::rules::KingStreak;
 use crate::geometry::Geometry;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
@@ -145,10 +155,24 @@ impl fmt::Display for Slice {
     }
 }
 
+/// Each side's king streak (White's, Black's), as [`Counters`](crate::game::rules::Counters)
+/// keeps them: what a database value depends on besides the position under a limit on king
+/// moves in a row (none elsewhere: [`NO_STREAKS`]).
+pub type Streaks = [KingStreak; 2];
+
+/// No king has moved in a row on either side (and every position's streaks in a rule set
+/// without a king-move limit).
+pub const NO_STREAKS: Streaks = [KingStreak { moves: 0, square: 0 }; 2];
+
 /// The numbering of one slice's positions in rule set `R` (White to move).
 #[derive(Clone, Debug)]
 pub struct SliceIndex {
     slice: Slice,
+    /// The king-move limit (0: none).
+    limit: u8,
+    /// Streak states of each side (White's, Black's): 1 unless the side has men and kings under
+    /// a limit.
+    states: [u64; 2],
     /// Squares a man of each colour may stand on (White's, Black's), ascending.
     man_squares: [Vec<usize>; 2],
     /// Dense number of each square among the man squares of each colour (usize::MAX: none).
@@ -188,8 +212,13 @@ impl SliceIndex {
                 usize::from(slice.kings[1]),
             ),
         ];
-        parts.iter().try_fold(1u64, |size, &part| size.checked_mul(part))?;
-        Some(SliceIndex { slice, man_squares, man_rank, squares, parts })
+        let limit = u8::try_from(king_move_limit(R::VARIANT).unwrap_or(0)).ok()?;
+        let states = [0, 1].map(|side| {
+            let (men, kings) = (u64::from(slice.men[side]), u64::from(slice.kings[side]));
+            if limit > 0 && men > 0 && kings > 0 { 1 + u64::from(limit) * kings } else { 1 }
+        });
+        parts.iter().chain(&states).try_fold(1u64, |size, &part| size.checked_mul(part))?;
+        Some(SliceIndex { slice, limit, states, man_squares, man_rank, squares, parts })
     }
 
     /// The slice numbered.
@@ -199,11 +228,29 @@ impl SliceIndex {
 
     /// Numbers in the slice (holes included).
     pub fn size(&self) -> u64 {
+        self.positions() * self.states[0] * self.states[1]
+    }
+
+    /// Numbers of positions (holes included), each numbered once per pair of streaks.
+    fn positions(&self) -> u64 {
         self.parts.iter().product()
     }
 
-    /// The number of `position`, which must have White to move and this slice's material.
+    /// Whether the numbers tell streaks apart (a king-move limit, and a side with men and
+    /// kings).
+    pub fn has_streaks(&self) -> bool {
+        self.states != [1, 1]
+    }
+
+    /// The number of `position` with no streaks (see [`SliceIndex::index_with`]).
     pub fn index<R: Rules>(&self, position: &Position<R>) -> u64 {
+        self.index_with(position, &NO_STREAKS)
+    }
+
+    /// The number of `position`, which must have White to move and this slice's material, with
+    /// `streaks` (a streak that does not count is numbered as none: its side has no men, or its
+    /// square holds no king of that side).
+    pub fn index_with<R: Rules>(&self, position: &Position<R>, streaks: &Streaks) -> u64 {
         let kings = position.kings();
         let squares_of = |set: Bits<R>, out: &mut [usize; MAX_KIND]| -> usize {
             let mut n = 0;
@@ -250,11 +297,70 @@ impl SliceIndex {
                 n_taken += 1;
             }
         }
-        ranks.iter().zip(&self.parts).fold(0, |index, (&r, &part)| index * part + r)
+        let mut index = 0;
+        // Known when compiled: no trace of streaks in the other rule sets' code.
+        let streaks_counted = const { king_move_limit(R::VARIANT).is_some() } && self.has_streaks();
+        for side in (0..2).filter(|_| streaks_counted) {
+            let state = match streaks[side] {
+                streak if self.states[side] == 1 || streak.moves == 0 => 0,
+                streak => {
+                    let square = R::Geo::square(u32::from(streak.square)) as usize;
+                    let kings = &buffers[2 + side][..counts[2 + side]];
+                    kings.iter().position(|&k| k == square).map_or(0, |king| {
+                        let moves = u64::from(streak.moves.min(self.limit));
+                        1 + king as u64 * u64::from(self.limit) + moves - 1
+                    })
+                }
+            };
+            index = index * self.states[side] + state;
+        }
+        ranks.iter().zip(&self.parts).fold(index, |index, (&r, &part)| index * part + r)
     }
 
     /// The position numbered `index` (White to move), or None for a hole.
     pub fn position<R: Rules>(&self, index: u64) -> Option<Position<R>> {
+        self.entry(index).map(|(position, _)| position)
+    }
+
+    /// The position and the streaks numbered `index` (White to move), or None for a hole.
+    pub fn entry<R: Rules>(&self, index: u64) -> Option<(Position<R>, Streaks)> {
+        if const { king_move_limit(R::VARIANT).is_none() } || !self.has_streaks() {
+            // The common case, without the divisions below (a build decodes every number).
+            return Some((self.position_numbered::<R>(index)?, NO_STREAKS));
+        }
+        let positions = self.positions();
+        let (state, index) = (index / positions, index % positions);
+        let state = [state / self.states[1], state % self.states[1]];
+        if state[0] >= self.states[0] {
+            return None;
+        }
+        let position = self.position_numbered::<R>(index)?;
+        let mut streaks = NO_STREAKS;
+        for side in 0..2 {
+            if state[side] > 0 {
+                let limit = u64::from(self.limit);
+                let colour = if side == 0 { Side::White } else { Side::Black };
+                let kings = position.pieces(colour) & position.kings();
+                // Kings in square order, as the number counts them.
+                let mut squares = [0u32; MAX_KIND];
+                let mut n = 0;
+                for bit in kings.iter() {
+                    squares[n] = R::Geo::square(bit);
+                    n += 1;
+                }
+                squares[..n].sort_unstable();
+                let king = squares[((state[side] - 1) / limit) as usize];
+                streaks[side] = KingStreak {
+                    moves: ((state[side] - 1) % limit + 1) as u8,
+                    square: R::Geo::bit(king) as u8,
+                };
+            }
+        }
+        Some((position, streaks))
+    }
+
+    /// The position of number `index` below [`SliceIndex::positions`], or None for a hole.
+    fn position_numbered<R: Rules>(&self, index: u64) -> Option<Position<R>> {
         let mut ranks = [0u64; 4];
         let mut rest = index;
         for part in (0..4).rev() {
@@ -314,19 +420,68 @@ pub fn canonical<R: Rules>(position: &Position<R>) -> Position<R> {
     if position.side_to_move() == Side::White { *position } else { position.color_flipped() }
 }
 
+/// `position` and its `streaks` turned, where needed, so that White is to move.
+#[inline]
+pub fn canonical_with<R: Rules>(
+    position: &Position<R>,
+    streaks: &Streaks,
+) -> (Position<R>, Streaks) {
+    if const { king_move_limit(R::VARIANT).is_none() } {
+        (canonical(position), NO_STREAKS)
+    } else if position.side_to_move() == Side::White {
+        (*position, *streaks)
+    } else {
+        flipped_with(position, streaks)
+    }
+}
+
+/// `position` seen from the other side ([`Position::color_flipped`]) with its `streaks`.
+#[inline]
+pub fn flipped_with<R: Rules>(position: &Position<R>, streaks: &Streaks) -> (Position<R>, Streaks) {
+    let turned = |streak: KingStreak| match streak.moves {
+        0 => KingStreak::default(),
+        moves => {
+            KingStreak { moves, square: Position::<R>::turned_bit(u32::from(streak.square)) as u8 }
+        }
+    };
+    (position.color_flipped(), [turned(streaks[1]), turned(streaks[0])])
+}
+
+/// The streak of `side` in `position` as far as the rules read it under king-move `limit`
+/// (None: no limit): none when there is no limit, when the side has no men left, or when the
+/// streak's square holds none of its kings (it was captured); else at most `limit` moves.
+pub fn counted_streak<R: Rules>(
+    position: &Position<R>,
+    side: Side,
+    streak: KingStreak,
+    limit: Option<u32>,
+) -> KingStreak {
+    let ours = position.pieces(side);
+    let counts = limit.is_some_and(|_| streak.moves > 0)
+        && (ours & !position.kings()).any()
+        && (ours & position.kings()).contains(u32::from(streak.square));
+    match limit {
+        Some(limit) if counts => KingStreak {
+            moves: streak.moves.min(u8::try_from(limit).unwrap_or(u8::MAX)),
+            square: streak.square,
+        },
+        _ => KingStreak::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{English, International, Turkish};
+    use crate::rules::{English, Frisian, International, Turkish};
 
     fn round_trip<R: Rules>(pieces: u32) -> u64 {
         let mut valid = 0;
         for slice in Slice::all_of(pieces) {
             let index = SliceIndex::new::<R>(slice).expect("slice");
             for i in 0..index.size() {
-                if let Some(position) = index.position::<R>(i) {
+                if let Some((position, streaks)) = index.entry::<R>(i) {
                     assert_eq!(Slice::of(&position), slice);
-                    assert_eq!(index.index(&position), i, "{slice} {i}");
+                    assert_eq!(index.index_with(&position, &streaks), i, "{slice} {i}");
                     valid += 1;
                 }
             }
@@ -340,6 +495,10 @@ mod tests {
         assert_eq!(round_trip::<English>(3), 196_032);
         assert_eq!(round_trip::<International>(2), 8_845);
         round_trip::<Turkish>(2);
+        // Frisian numbers each position of 3 pieces (806,300, as on International's board) once
+        // per pair of king streaks: 2,013,020 numbers.
+        assert_eq!(round_trip::<International>(3), 806_300);
+        assert_eq!(round_trip::<Frisian>(3), 2_013_020);
     }
 
     #[test]

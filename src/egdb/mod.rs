@@ -4,10 +4,13 @@
 //!
 //! The value of a position is its game-theoretic value under the move rules and the rules of
 //! the whole game that the position alone decides (no move left, breakthrough's first king,
-//! Turkish king against a lone man, a rule set's dead draws). Rules that read the game's history
-//! (repetition, move counters, Frisian's king-move limit) are the search's business, not the
-//! database's; a won position is won in the number of plies stored, which the search keeps
-//! within those counters by always taking the shortest win ([`Egdb::best_moves`]).
+//! Turkish king against a lone man, a rule set's dead draws). Rules that count moves
+//! (repetition, move counters, endgame counts) are the search's business, not the database's;
+//! a won position is won in the number of plies stored, which the search keeps within those
+//! counters by always taking the shortest win ([`Egdb::best_moves`]). Frisian's limit on king
+//! moves in a row is the exception: it changes which moves are legal, so the databases hold a
+//! value per position and pair of king streaks ([`index::Streaks`]), and every probe passes the
+//! game's streaks.
 //!
 //! The distance counts plies until the material changes (a capture or a promotion into a
 //! smaller slice whose value is the same) or the game ends: a distance to conversion. Playing
@@ -33,7 +36,7 @@ use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
 use crate::types::Side;
 use cache::BlockCache;
-use index::{Slice, SliceIndex, canonical};
+use index::{Slice, SliceIndex, Streaks, canonical_with};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -281,15 +284,40 @@ pub fn open_option<R: Rules>(
     Ok(Some(egdb))
 }
 
-/// The rules a database solves under: the rule set's own, without those that read the game's
-/// history (see the module comment).
+/// The rules a database solves under: the rule set's own, without those that count moves (see
+/// the module comment); a king-move limit stays, with the streaks in the numbering.
 pub fn position_rules<R: Rules>() -> GameRules {
     let mut rules = GameRules::of::<R>();
     rules.draws.repetitions = 0;
     rules.draws.reversible_plies = None;
     rules.draws.endgames.clear();
-    rules.draws.king_move_limit = None;
     rules
+}
+
+/// The streaks after `mv` is played in `position` reached with `streaks`, as the game counts
+/// them ([`GameRules::after`]); none at all without a king-move limit.
+#[inline]
+pub fn streaks_after<R: Rules>(
+    rules: &GameRules,
+    streaks: &Streaks,
+    position: &Position<R>,
+    mv: &MoveOf<R>,
+) -> Streaks {
+    if const { crate::game::draws::king_move_limit(R::VARIANT).is_none() }
+        || rules.draws.king_move_limit.is_none()
+    {
+        return index::NO_STREAKS;
+    }
+    rules.after(&counters_of(streaks), position, mv).king_streaks
+}
+
+/// Counters that carry `streaks` and nothing else, for the rules' move generation and verdicts
+/// (the databases' rules read no other counter).
+#[inline]
+pub fn counters_of(streaks: &Streaks) -> Counters {
+    let mut counters = Counters::default();
+    counters.king_streaks = *streaks;
+    counters
 }
 
 /// One solved slice: its numbering and a value per number.
@@ -334,12 +362,17 @@ impl Table {
     }
 }
 
-/// Whether a file holds the value of `position` (White to move): it does unless the position
-/// has a capture the rules do not decide at once. Those (a quarter to two fifths of a slice)
-/// take any value in the files, whatever compresses best, and a probe answers them from their
-/// captures: half the size of the 6-piece English files. `rules` are [`position_rules`].
-pub fn stored_in_files<R: Rules>(rules: &GameRules, position: &Position<R>) -> bool {
-    !movegen::has_capture(position) || build::settled_at_once(rules, position).is_some()
+/// Whether a file holds the value of `position` (White to move) with `streaks`: it does unless
+/// the position has a capture the rules do not decide at once. Those (a quarter to two fifths
+/// of a slice) take any value in the files, whatever compresses best, and a probe answers them
+/// from their captures: half the size of the 6-piece English files. `rules` are
+/// [`position_rules`].
+pub fn stored_in_files<R: Rules>(
+    rules: &GameRules,
+    position: &Position<R>,
+    streaks: &Streaks,
+) -> bool {
+    !movegen::has_capture(position) || build::settled_at_once(rules, position, streaks).is_some()
 }
 
 /// A set of solved slices of rule set `R`: decoded whole in memory ([`Egdb::load`], the
@@ -486,6 +519,12 @@ impl<R: Rules> Egdb<R> {
         Ok((egdb, refused))
     }
 
+    /// Whether the values answer for a game played under `rules`: they assume the rule set's
+    /// own king-move limit (Frisian's), which a game under other draw rules may lift.
+    pub fn fits(&self, rules: &GameRules) -> bool {
+        rules.draws.king_move_limit == self.rules.draws.king_move_limit
+    }
+
     /// Most pieces of a held slice.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
@@ -496,27 +535,28 @@ impl<R: Rules> Egdb<R> {
         self.cache.is_some()
     }
 
-    /// The value of `position` for its side to move, or None when its slice is not held (or a
-    /// block of its file could not be read: reported once). A side without pieces is answered
-    /// without a table.
-    pub fn probe(&self, position: &Position<R>) -> Option<Value> {
-        let turned = canonical(position);
+    /// The value of `position` for its side to move, reached with each side's king `streaks`
+    /// ([`index::NO_STREAKS`] where the game has no king-move limit, or no king has moved in a
+    /// row), or None when its slice is not held (or a block of its file could not be read:
+    /// reported once). A side without pieces is answered without a table.
+    pub fn probe(&self, position: &Position<R>, streaks: &Streaks) -> Option<Value> {
+        let (turned, streaks) = canonical_with(position, streaks);
         let slice = Slice::of(&turned);
         if slice.men[0] + slice.kings[0] == 0 {
             return Some(Value::of_verdict(GameRules::no_move::<R>(Side::White), Side::White));
         }
         if let Some(table) = self.tables.get(&slice) {
-            if !table.captures_stored && !stored_in_files(&self.rules, &turned) {
-                return self.by_captures(&turned);
+            if !table.captures_stored && !stored_in_files(&self.rules, &turned, &streaks) {
+                return self.by_captures(&turned, &streaks);
             }
-            return table.value(table.index.index(&turned));
+            return table.value(table.index.index_with(&turned, &streaks));
         }
         let (id, stored) = self.stored.get(&slice)?;
-        if !stored_in_files(&self.rules, &turned) {
-            return self.by_captures(&turned);
+        if !stored_in_files(&self.rules, &turned, &streaks) {
+            return self.by_captures(&turned, &streaks);
         }
         let cache = self.cache.as_ref()?;
-        let i = stored.index().index(&turned);
+        let i = stored.index().index_with(&turned, &streaks);
         let (block, offset) = (i / stored.block_numbers(), i % stored.block_numbers());
         let block = usize::try_from(block).ok()?;
         let encoding = stored.encoding();
@@ -537,17 +577,19 @@ impl<R: Rules> Egdb<R> {
     /// The value of `position` (White to move, with a capture) from its captures' values, as
     /// the build settles it: won in 1 ply when a capture leaves the opponent lost, else drawn
     /// when one leaves them drawn, else lost in 1. Captures always lead into smaller slices.
-    fn by_captures(&self, position: &Position<R>) -> Option<Value> {
-        if let Some(value) = build::settled_at_once(&self.rules, position) {
+    fn by_captures(&self, position: &Position<R>, streaks: &Streaks) -> Option<Value> {
+        if let Some(value) = build::settled_at_once(&self.rules, position, streaks) {
             return Some(value);
         }
         let mut moves = crate::moves::MoveList::new();
-        self.rules.legal_moves_into(position, &Counters::default(), &mut moves);
+        let counters = counters_of(streaks);
+        self.rules.legal_moves_into(position, &counters, &mut moves);
         let mut value = Value::loss(1);
         for mv in moves.iter() {
             let mut after = *position;
             after.play_unhashed(mv);
-            match self.probe(&after)?.outcome() {
+            let next = streaks_after(&self.rules, streaks, position, mv);
+            match self.probe(&after, &next)?.outcome() {
                 Outcome::Loss => return Some(Value::win(1)),
                 Outcome::Draw => value = Value::DRAW,
                 Outcome::Win => {}
@@ -556,15 +598,23 @@ impl<R: Rules> Egdb<R> {
         Some(value)
     }
 
-    /// The moves of `position` that keep its value, the fastest first (a win: the shortest
-    /// win; a loss: the longest); None when a successor's slice is not held.
-    pub fn best_moves(&self, position: &Position<R>) -> Option<Vec<(MoveOf<R>, Value)>> {
-        let value = self.probe(position)?;
+    /// The moves of `position`, reached with `streaks`, that keep its value, the fastest first
+    /// (a win: the shortest win; a loss: the longest); None when a successor's slice is not
+    /// held.
+    pub fn best_moves(
+        &self,
+        position: &Position<R>,
+        streaks: &Streaks,
+    ) -> Option<Vec<(MoveOf<R>, Value)>> {
+        let value = self.probe(position, streaks)?;
+        let counters = counters_of(streaks);
+        let mut moves = crate::moves::MoveList::new();
+        self.rules.legal_moves_into(position, &counters, &mut moves);
         let mut keeping = Vec::new();
-        for mv in movegen::legal_moves(position).iter() {
+        for mv in moves.iter() {
             let mut after = *position;
             after.play(mv);
-            let reply = self.probe(&after)?;
+            let reply = self.probe(&after, &streaks_after(&self.rules, streaks, position, mv))?;
             // A capture or a promotion leaves the slice: a won smaller slice is progress
             // whatever its distance. Inside the slice the distance must come down by one.
             let converts = mv.is_capture() || mv.promotes() || !value.has_distance();
@@ -595,8 +645,10 @@ impl<R: Rules> Egdb<R> {
 mod tests {
     use super::*;
     use crate::bitset::BitSet;
+    use crate::game::rules::KingStreak;
     use crate::notation::fen;
-    use crate::rules::{English, International};
+    use crate::rules::{English, Frisian, International};
+    use index::NO_STREAKS;
 
     fn solved<R: Rules>(pieces: u32) -> Egdb<R> {
         let mut egdb = Egdb::new();
@@ -606,7 +658,7 @@ mod tests {
 
     fn value<R: Rules>(egdb: &Egdb<R>, text: &str) -> Value {
         let position = fen::parse::<R>(text).expect("fen");
-        egdb.probe(&position).expect("held")
+        egdb.probe(&position, &NO_STREAKS).expect("held")
     }
 
     #[test]
@@ -635,10 +687,10 @@ mod tests {
         assert!(two.draws > 0 && two.wins > 100 * two.draws, "{two:?}");
         // The lone king in the double corner lasts longest; each best move shortens the win.
         let mut position = fen::parse::<English>("B:WK18,K14:BK27").expect("fen");
-        let mut last = egdb.probe(&position).expect("held");
+        let mut last = egdb.probe(&position, &NO_STREAKS).expect("held");
         assert_eq!(last.outcome(), Outcome::Loss);
         for _ in 0..60 {
-            let Some(best) = egdb.best_moves(&position) else { break };
+            let Some(best) = egdb.best_moves(&position, &NO_STREAKS) else { break };
             let Some((mv, reply)) = best.first().copied() else { break };
             assert_ne!(reply.outcome(), Outcome::Draw);
             assert!(mv.is_capture() || reply.distance() + 1 == last.distance());
@@ -667,7 +719,10 @@ mod tests {
         assert_eq!((whole.max_pieces(), whole.slice_count()), (3, egdb.slice_count()));
         let (two, _) = Egdb::<English>::open(&dir, 1 << 30, Some(2)).expect("open");
         assert_eq!(two.max_pieces(), 2);
-        assert!(two.probe(&fen::parse::<English>("W:WK18,K14:BK27").expect("fen")).is_none());
+        assert!(
+            two.probe(&fen::parse::<English>("W:WK18,K14:BK27").expect("fen"), &NO_STREAKS)
+                .is_none()
+        );
         // 53 KB decoded (200 k values, those of 3 pieces in two bits) in 16 KiB: the cache
         // keeps two blocks and reads the rest again.
         let memory = 16 << 10;
@@ -682,7 +737,7 @@ mod tests {
             for i in (0..table.index.size()).step_by(7) {
                 if let Some(position) = table.index.position::<English>(i) {
                     let built = table.value(i).expect("a value");
-                    let wanted = if !stored_in_files(&rules, &position) {
+                    let wanted = if !stored_in_files(&rules, &position, &NO_STREAKS) {
                         captures += 1;
                         built
                     } else if encoding_of(slice) == Encoding::Wdl {
@@ -690,8 +745,8 @@ mod tests {
                     } else {
                         built
                     };
-                    assert_eq!(cached.probe(&position), Some(wanted));
-                    assert_eq!(whole.probe(&position), Some(wanted));
+                    assert_eq!(cached.probe(&position, &NO_STREAKS), Some(wanted));
+                    assert_eq!(whole.probe(&position, &NO_STREAKS), Some(wanted));
                     probed += 1;
                 }
             }
@@ -729,6 +784,84 @@ mod tests {
     }
 
     #[test]
+    fn frisian_values_hold_the_king_streaks_and_verify() {
+        let egdb = solved::<Frisian>(3);
+        for (slice, table) in egdb.slices() {
+            let (_, _, wrong) = verify::verify_table(&egdb, table);
+            assert!(wrong.is_empty(), "{slice}: {wrong:?}");
+        }
+        // A side with a king and a man has 1 + 3 streak states (none, or its king has made 1,
+        // 2 or 3 moves in a row): 45 squares for the man, 49 and 48 for the kings. Kings
+        // against a man have none.
+        let table = &egdb.tables[&Slice::new([1, 0], [1, 1])];
+        assert_eq!(table.index.size(), 45 * 49 * 48 * 4);
+        assert_eq!(egdb.tables[&Slice::new([0, 1], [2, 0])].index.size(), 45 * 49 * 48 / 2);
+        // White's man on 6 is blocked by its own king on 1. Fresh, White wins; when that king
+        // has just made its third move in a row, White has no move left and has lost.
+        let game_after = |moves: &[&str]| {
+            let start = fen::parse::<Frisian>("W:WK1,6:BK46").expect("fen");
+            let mut game = crate::game::Game::new(start);
+            for text in moves {
+                let mv = crate::notation::moves::parse(game.position(), text).expect("move");
+                game.play(&mv).expect("legal");
+            }
+            game
+        };
+        let fresh = game_after(&[]);
+        assert_eq!(
+            egdb.probe(fresh.position(), &NO_STREAKS).map(Value::outcome),
+            Some(Outcome::Win)
+        );
+        let moves = ["1-12", "46-41", "12-7", "41-46", "7-1", "46-41"];
+        let game = game_after(&moves);
+        assert_eq!(game.position().pieces(Side::White), fresh.position().pieces(Side::White));
+        let streaks = game.counters().king_streaks;
+        assert_eq!(streaks[0].moves, 3);
+        assert_eq!(egdb.probe(game.position(), &streaks), Some(Value::loss(0)));
+        assert_eq!(
+            egdb.probe(game.position(), &NO_STREAKS).map(Value::outcome),
+            Some(Outcome::Win)
+        );
+        // The same seen from Black's side: the streaks turn with the board.
+        let turned = fen::parse::<Frisian>("B:WK10:BK50,45").expect("fen");
+        assert_eq!(turned, game.position().color_flipped());
+        let king = (turned.pieces(Side::Black) & turned.kings()).lowest();
+        let turned_streaks = [streaks[1], KingStreak { moves: 3, square: king as u8 }];
+        assert_eq!(egdb.probe(&turned, &turned_streaks), Some(Value::loss(0)));
+        // Two moves in a row leave one: the same king goes back and White wins as fresh.
+        let two = game_after(&moves[..4]);
+        let value = egdb.probe(two.position(), &two.counters().king_streaks);
+        assert_eq!(value.map(Value::outcome), Some(Outcome::Win));
+        // A streak only takes moves away from its side: over both slices, no position is
+        // better for a side with its king's streak than fresh, and some are worse.
+        let rank = |value: Value| match value.outcome() {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        };
+        for (slice, side) in [(Slice::new([1, 0], [1, 1]), 0), (Slice::new([0, 1], [1, 1]), 1)] {
+            let table = &egdb.tables[&slice];
+            let positions = table.index.size() / 4;
+            let mut worse = 0;
+            for i in 0..positions {
+                let Some(fresh) = table.value(i) else { continue };
+                for state in 1..4 {
+                    let with_streak = table.value(i + state * positions).expect("a value");
+                    // The mover's own streak can only lower its value, the opponent's raise it.
+                    let (own, fresh) = if side == 0 {
+                        (rank(with_streak), rank(fresh))
+                    } else {
+                        (2 - rank(with_streak), 2 - rank(fresh))
+                    };
+                    assert!(own <= fresh, "{slice} {i} {state}");
+                    worse += u32::from(own < fresh);
+                }
+            }
+            assert!(worse > 1000, "{slice}: {worse}");
+        }
+    }
+
+    #[test]
     fn files_round_trip_and_damage_is_refused() {
         let egdb = solved::<International>(2);
         let dir = std::env::temp_dir().join(format!("damas-egdb-test-{}", std::process::id()));
@@ -745,7 +878,7 @@ mod tests {
             assert!(back.has(*slice));
             for i in 0..table.index.size() {
                 if let Some(position) = table.index.position::<International>(i) {
-                    assert_eq!(back.probe(&position), table.value(i), "{slice} {i}");
+                    assert_eq!(back.probe(&position, &NO_STREAKS), table.value(i), "{slice} {i}");
                 }
             }
             assert_eq!(

@@ -11,9 +11,11 @@
 //! Depends on `egdb` and the rules library; must not depend on search or I/O.
 
 use super::build::settled_at_once;
-use super::index::{Slice, canonical};
-use super::{Egdb, Outcome, Table, Value, position_rules, stored_in_files};
-use crate::game::rules::{Counters, GameRules};
+use super::index::{Slice, Streaks, canonical_with};
+use super::{
+    Egdb, Outcome, Table, Value, counters_of, position_rules, stored_in_files, streaks_after,
+};
+use crate::game::rules::GameRules;
 use crate::moves::MoveList;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
@@ -32,26 +34,29 @@ pub struct Inconsistency {
     pub expected: Option<Value>,
 }
 
-/// The value `position` (White to move) must have, from its successors in `egdb`; None when a
-/// successor's slice is missing. `rules` are [`position_rules`]; `moves` is scratch, one list
-/// per worker rather than an allocation per position.
+/// The value `position` (White to move) with `streaks` must have, from its successors in
+/// `egdb`; None when a successor's slice is missing. `rules` are [`position_rules`]; `moves` is
+/// scratch, one list per worker rather than an allocation per position.
 pub fn expected_value<R: Rules>(
     egdb: &Egdb<R>,
     rules: &GameRules,
     position: &Position<R>,
+    streaks: &Streaks,
     moves: &mut MoveList<Bits<R>>,
 ) -> Option<Value> {
-    if let Some(value) = settled_at_once(rules, position) {
+    if let Some(value) = settled_at_once(rules, position, streaks) {
         return Some(value);
     }
     let slice = Slice::of(position);
-    rules.legal_moves_into(position, &Counters::default(), moves);
+    let counters = counters_of(streaks);
+    rules.legal_moves_into(position, &counters, moves);
     let (mut shortest_win, mut longest_loss, mut all_won_for_them) = (None::<u32>, 0, true);
     for mv in moves.iter() {
         let mut after = *position;
         after.play_unhashed(mv);
-        let reply = egdb.probe(&after)?;
-        let same_slice = Slice::of(&canonical(&after)) == slice.swapped();
+        let next = streaks_after(rules, streaks, position, mv);
+        let reply = egdb.probe(&after, &next)?;
+        let same_slice = Slice::of(&canonical_with(&after, &next).0) == slice.swapped();
         let distance = if same_slice { reply.distance() } else { 0 };
         match reply.outcome() {
             Outcome::Loss => {
@@ -83,13 +88,14 @@ pub fn verify_table<R: Rules>(egdb: &Egdb<R>, table: &Table) -> (u64, u64, Vec<I
             || (0u64, 0u64, Vec::new(), MoveList::new()),
             |(mut positions, mut checked, mut wrong, mut moves), i| {
                 let i = i as u64;
-                let position = table.index.position::<R>(i);
-                positions += u64::from(position.is_some());
-                let position = position
-                    .filter(|position| table.captures_stored || stored_in_files(&rules, position));
-                if let (Some(position), Some(stored)) = (position, table.value(i)) {
+                let entry = table.index.entry::<R>(i);
+                positions += u64::from(entry.is_some());
+                let entry = entry.filter(|(position, streaks)| {
+                    table.captures_stored || stored_in_files(&rules, position, streaks)
+                });
+                if let (Some((position, streaks)), Some(stored)) = (entry, table.value(i)) {
                     checked += 1;
-                    let expected = expected_value(egdb, &rules, &position, &mut moves);
+                    let expected = expected_value(egdb, &rules, &position, &streaks, &mut moves);
                     // Without distances, the outcome is all there is to check.
                     let agrees = expected.is_some_and(|expected| {
                         if stored.has_distance() {

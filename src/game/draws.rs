@@ -231,6 +231,16 @@ const RUSSIAN_TWO_VS_KING: EndgameCount = EndgameCount {
     max_pieces: 3,
 };
 
+/// The limit on one king's non-capturing moves in a row while its side has men, in `variant`'s
+/// own rules: Frisian's three (mindsports.nl "Frisian", Wikipedia "Frisian draughts"), none elsewhere. A `const fn`, so that code generic
+/// over a rule set (the endgame databases) knows it when it is compiled.
+pub const fn king_move_limit(variant: Variant) -> Option<u32> {
+    match variant {
+        Variant::Frisian | Variant::Frysk => Some(3),
+        _ => None,
+    }
+}
+
 impl DrawRules {
     /// Threefold repetition and nothing else.
     pub fn repetition_only() -> DrawRules {
@@ -283,7 +293,7 @@ impl DrawRules {
                     },
                     max_pieces: 2,
                 }),
-                king_move_limit: Some(3),
+                king_move_limit: king_move_limit(variant),
                 ..base
             },
             Variant::Spanish | Variant::Portuguese | Variant::Thai | Variant::Antidraughts => base,

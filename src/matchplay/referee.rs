@@ -182,14 +182,12 @@ impl ScoreRuns {
 /// A database value is the position's under the move rules (see [`crate::egdb`]): a won
 /// position is adjudicated won even where a move-count rule might have drawn it first, as
 /// tournament managers do with databases.
-fn database_verdict<R: Rules>(
-    egdb: &Egdb<R>,
-    position: &Position<R>,
-) -> Option<(GameResult, String)> {
-    if position.occupied().count() > egdb.max_pieces() {
+fn database_verdict<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<(GameResult, String)> {
+    let position = game.position();
+    if position.occupied().count() > egdb.max_pieces() || !egdb.fits(game.rules()) {
         return None;
     }
-    let value = egdb.probe(position)?;
+    let value = egdb.probe(position, &game.counters().king_streaks)?;
     let mover = position.side_to_move();
     let result = match value.outcome() {
         Outcome::Win => GameResult::Win(mover),
@@ -239,7 +237,7 @@ pub fn play<'a, R: Rules>(
             };
             break end(moves, result, Termination::Normal, reason, None);
         }
-        if let Some((result, why)) = egdb.and_then(|egdb| database_verdict(egdb, game.position())) {
+        if let Some((result, why)) = egdb.and_then(|egdb| database_verdict(egdb, &game)) {
             break end(moves, result, Termination::Adjudication, why, None);
         }
         let plies = moves.len() as u32;

@@ -342,20 +342,23 @@ impl<R: Rules> Position<R> {
         self.hash ^= zobrist::BLACK_TO_MOVE;
     }
 
+    /// The bit of the square that `bit`'s square becomes when the board is turned 180 degrees
+    /// (as [`Position::color_flipped`] turns it). Boards are symmetric under the turn.
+    #[inline]
+    pub fn turned_bit(bit: u32) -> u32 {
+        let (row, column) = R::Geo::coords(R::Geo::square(bit));
+        R::Geo::at(R::Geo::ROWS - 1 - row, R::Geo::COLUMNS - 1 - column).map_or(bit, R::Geo::bit)
+    }
+
     /// The same position seen from the other side: the board turned 180 degrees, the colours
     /// swapped and the other side to move. The rules treat both sides alike, so it is as good
     /// (or bad) for the side to move as `self` is: an evaluation must give both the same score,
     /// and a trainer can learn from both.
     pub fn color_flipped(&self) -> Self {
-        let rows = R::Geo::ROWS;
-        let columns = R::Geo::COLUMNS;
         let turn = |set: Bits<R>| {
             let mut turned = Bits::<R>::EMPTY;
             for bit in set.iter() {
-                let (row, column) = R::Geo::coords(R::Geo::square(bit));
-                if let Some(square) = R::Geo::at(rows - 1 - row, columns - 1 - column) {
-                    turned |= Bits::<R>::single(R::Geo::bit(square));
-                }
+                turned |= Bits::<R>::single(Self::turned_bit(bit));
             }
             turned
         };

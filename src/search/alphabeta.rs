@@ -191,6 +191,10 @@ impl<R: Rules> Searcher<R> {
         self.rules.clone_from(game.rules());
         self.calm = self.rules.calm::<R>();
         self.root_counters = game.counters();
+        self.egdb_pieces = match &self.egdb {
+            Some(egdb) if egdb.fits(&self.rules) => egdb.max_pieces(),
+            _ => 0,
+        };
     }
 
     /// True when the main thread's clock says no new iteration should start.
@@ -366,7 +370,9 @@ impl<R: Rules> Searcher<R> {
         // where only the search can find the way to a conversion.
         let mut band = 0;
         if pieces <= self.egdb_pieces {
-            if let Some(value) = self.egdb.as_deref().and_then(|egdb| egdb.probe(position)) {
+            if let Some(value) =
+                self.egdb.as_deref().and_then(|egdb| egdb.probe(position, &counters.king_streaks))
+            {
                 if value.has_distance() {
                     return Arrival::Ends(known_score(value, ply));
                 }

@@ -182,24 +182,29 @@ impl Drop for StopOnDrop<'_> {
 /// distance, whose win only the search can convert.
 fn known_result<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<SearchResult<R>> {
     let root = *game.position();
-    if root.occupied().count() > egdb.max_pieces() {
+    if root.occupied().count() > egdb.max_pieces() || !egdb.fits(game.rules()) {
         return None;
     }
-    let value = egdb.probe(&root)?;
+    let mut counters = game.counters();
+    let value = egdb.probe(&root, &counters.king_streaks)?;
     if value.outcome() == Outcome::Draw || !value.has_distance() {
         return None;
     }
     let legal = game.legal_moves();
-    let best = egdb.best_moves(&root)?;
+    let best = egdb.best_moves(&root, &counters.king_streaks)?;
     let (mv, _) = best.into_iter().find(|(mv, _)| legal.as_slice().contains(mv))?;
     let mut pv = vec![mv];
     let mut position = root;
+    let rules = game.rules();
+    counters = rules.after(&counters, &position, &mv);
     position.play(&mv);
     while pv.len() < 24 {
-        let Some((next, _)) = egdb.best_moves(&position).and_then(|b| b.first().copied()) else {
+        let best = egdb.best_moves(&position, &counters.king_streaks);
+        let Some((next, _)) = best.and_then(|b| b.first().copied()) else {
             break;
         };
         pv.push(next);
+        counters = rules.after(&counters, &position, &next);
         position.play(&next);
     }
     Some(SearchResult {

@@ -317,6 +317,37 @@ fn an_egdb_build_killed_midway_resumes() {
 }
 
 #[test]
+fn frisian_egdb_holds_the_king_streaks_and_the_engine_reads_the_games() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-egdb-frisian-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().expect("utf-8 temp dir");
+    let build =
+        damas(&["egdb", "build", "--variant", "frisian", "--pieces", "3", "--egdb-path", path]);
+    assert!(build.status.success(), "{}", stderr(&build));
+    // Each position once per pair of king streaks: a side with a king and a man has four.
+    let stats = stdout(&damas(&["egdb", "stats", "--variant", "frisian", "--egdb-path", path]));
+    assert!(stats.contains("1K1M v 1K"), "{stats}");
+    assert!(stats.contains("423360 positions"), "{stats}");
+    let verify = damas(&["egdb", "verify", "--variant", "frisian", "--egdb-path", path]);
+    assert!(stdout(&verify).contains("all consistent"), "{}", stdout(&verify));
+    assert!(verify.status.success());
+    let probe = ["egdb", "probe", "--variant", "frisian", "--egdb-path", path, "--fen"];
+    let probe = stdout(&damas(&[&probe[..], &["W:W6,K8:BK7"]].concat()));
+    assert!(probe.starts_with("win in 5 plies for white (no king has moved in a row)"), "{probe}");
+    // The king on 8 wins fresh; after two moves in a row (8-2, 2-8) it has one left, and the
+    // same position is a draw: the engine reads the game's streak.
+    let script = format!(
+        "variant frisian\negdb-path {path}\nfen W:W6,K8:BK7\ngo depth 4\nfen W:W6,K8:BK7\n\
+         play 8-2 7-1 2-8 1-7\ngo depth 4\nquit\n"
+    );
+    let text = with_stdin(&["text"], &script);
+    assert!(text.contains("best move 8-2  (known win)"), "{text}");
+    let after = text.split("played 8-2 7-1 2-8 1-7").nth(1).unwrap_or_default();
+    assert!(after.contains("(+0.00)") && !after.contains("known win"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn egdb_build_resumes_probes_counts_and_verifies() {
     let dir = std::env::temp_dir().join(format!("damas-cli-egdb-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

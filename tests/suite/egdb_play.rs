@@ -8,7 +8,7 @@
 
 use crate::common::Rng;
 use damas::egdb::build;
-use damas::egdb::index::{Slice, SliceIndex};
+use damas::egdb::index::{NO_STREAKS, Slice, SliceIndex};
 use damas::egdb::{Egdb, Outcome};
 use damas::game::{Game, Verdict};
 use damas::position::Position;
@@ -44,7 +44,7 @@ fn sample(
         if Game::new(position).verdict().is_some() {
             continue;
         }
-        if egdb.probe(&position).is_some_and(|value| value.outcome() == outcome) {
+        if egdb.probe(&position, &NO_STREAKS).is_some_and(|value| value.outcome() == outcome) {
             found.push(position);
         }
     }
