@@ -492,15 +492,24 @@ fn for_each_predecessor<R: Rules>(
                             visit(before, NO_STREAKS);
                         }
                     } else {
-                        for streak in
-                            streaks_before(rules, &before, &after, &after_streaks, from, to)
-                        {
-                            let streaks = [streak, after_streaks[1]];
-                            if rules.is_legal_quiet_move(&before, &counters_of(&streaks), from, to)
-                            {
-                                visit(before, streaks);
-                            }
-                        }
+                        for_each_streak_before(
+                            rules,
+                            &before,
+                            &after,
+                            &after_streaks,
+                            [from, to],
+                            |streak| {
+                                let streaks = [streak, after_streaks[1]];
+                                if rules.is_legal_quiet_move(
+                                    &before,
+                                    &counters_of(&streaks),
+                                    from,
+                                    to,
+                                ) {
+                                    visit(before, streaks);
+                                }
+                            },
+                        );
                     }
                 }
                 if !(king && R::FLYING_KINGS) {
@@ -511,34 +520,35 @@ fn for_each_predecessor<R: Rules>(
     }
 }
 
-/// White's streaks in `before` (White to move) from which the quiet move `from`-`to` leaves
-/// White's streak as `after_streaks` numbers it in `after` (the position after the move): none,
-/// or each of White's kings with each count, kept when the move turns it into that one
-/// ([`KingStreak::after`], as the game counts).
-fn streaks_before<R: Rules>(
+/// Calls `visit` with each of White's streaks in `before` (White to move) from which the quiet
+/// move `from`-`to` leaves White's streak as `after_streaks` numbers it in `after` (the position
+/// after the move): none, or each of White's kings with each count, kept when the move turns it
+/// into that one ([`KingStreak::after`], as the game counts).
+fn for_each_streak_before<R: Rules>(
     rules: &GameRules,
     before: &Position<R>,
     after: &Position<R>,
     after_streaks: &Streaks,
-    from: u32,
-    to: u32,
-) -> Vec<KingStreak> {
+    [from, to]: [u32; 2],
+    mut visit: impl FnMut(KingStreak),
+) {
     let limit = rules.draws.king_move_limit;
     let wanted = counted_streak(after, Side::White, after_streaks[0], limit);
     let mv = MoveOf::<R>::new(from, to, Bits::<R>::EMPTY, false);
-    let mut candidates = vec![KingStreak::default()];
+    let mut consider = |streak: KingStreak| {
+        if counted_streak(after, Side::White, streak.after(before, &mv), limit) == wanted {
+            visit(streak);
+        }
+    };
+    consider(KingStreak::default());
     let white = before.pieces(Side::White);
     if (white & !before.kings()).any() {
         for king in (white & before.kings()).iter() {
             for moves in 1..=u8::try_from(limit.unwrap_or(0)).unwrap_or(0) {
-                candidates.push(KingStreak { moves, square: king as u8 });
+                consider(KingStreak { moves, square: king as u8 });
             }
         }
     }
-    candidates.retain(|&streak| {
-        counted_streak(after, Side::White, streak.after(before, &mv), limit) == wanted
-    });
-    candidates
 }
 
 /// The value of `position` (White to move) with `streaks` when the rules decide it without

@@ -301,14 +301,15 @@ impl SliceIndex {
         // Known when compiled: no trace of streaks in the other rule sets' code.
         let streaks_counted = const { king_move_limit(R::VARIANT).is_some() } && self.has_streaks();
         for side in (0..2).filter(|_| streaks_counted) {
-            let state = match streaks[side] {
+            let colour = if side == 0 { Side::White } else { Side::Black };
+            let limit = Some(u32::from(self.limit));
+            let state = match counted_streak(position, colour, streaks[side], limit) {
                 streak if self.states[side] == 1 || streak.moves == 0 => 0,
                 streak => {
                     let square = R::Geo::square(u32::from(streak.square)) as usize;
                     let kings = &buffers[2 + side][..counts[2 + side]];
                     kings.iter().position(|&k| k == square).map_or(0, |king| {
-                        let moves = u64::from(streak.moves.min(self.limit));
-                        1 + king as u64 * u64::from(self.limit) + moves - 1
+                        1 + king as u64 * u64::from(self.limit) + u64::from(streak.moves) - 1
                     })
                 }
             };
