@@ -40,7 +40,7 @@ use crate::rules::Rules;
 use crate::types::Side;
 use rayon::prelude::*;
 use std::fmt;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What one solved slice holds.
@@ -138,6 +138,9 @@ pub enum BuildError {
     Missing(Slice),
     /// The caller could not keep a solved slice (saving it failed).
     Keep(String),
+    /// Not enough memory to solve the slice (two bytes for each of its numbers, and those of
+    /// its swap).
+    Memory(Slice, u64),
 }
 
 impl fmt::Display for BuildError {
@@ -149,6 +152,11 @@ impl fmt::Display for BuildError {
             }
             BuildError::Missing(slice) => write!(f, "slice {slice} was needed before it was built"),
             BuildError::Keep(why) => f.write_str(why),
+            BuildError::Memory(slice, numbers) => write!(
+                f,
+                "not enough memory to solve slice {slice}: it has {numbers} numbers, and the \
+                 build needs two bytes for each, and as much for the other side to move"
+            ),
         }
     }
 }
@@ -214,34 +222,159 @@ pub fn build<R: Rules>(
     Ok(())
 }
 
-/// No successor is known to be drawn yet: the count of successors not known to be won for the
-/// opponent can still reach zero. `CANNOT_LOSE` marks a position with a drawn successor.
+/// Numbers the first pass takes together, and the grain of the marks that tell the backward
+/// search where a level's positions lie (a multiple of 64: whole words of the bitmaps).
+const CHUNK: usize = 4096;
+
+/// `open` of a settled position.
+const SETTLED: u8 = u8::MAX - 1;
+
+/// `open` of a position with a drawn successor: the count of successors not known to be won for
+/// the opponent can no longer reach zero, though a lost successor still wins it.
 const CANNOT_LOSE: u8 = u8::MAX;
 
-/// A position's state during the build.
-struct Slot {
-    /// Its [`Value`] byte once settled.
-    value: AtomicU8,
-    /// 1 once settled (a draw's byte is 0, like an open position's).
-    settled: AtomicU8,
-    /// Successors not yet known to be won for the opponent, or [`CANNOT_LOSE`].
-    open_successors: AtomicU8,
+/// A slice of the pair while it is solved: two bytes a number (the build's memory: the Frisian
+/// 5-piece pairs hold 5.8 G numbers) and a few bitmaps.
+struct Solving {
+    index: SliceIndex,
+    /// Each number's [`Value`] byte once settled; a draw's is 0, like an open position's.
+    values: Vec<AtomicU8>,
+    /// Successors not yet known to be won for the opponent, [`CANNOT_LOSE`] or [`SETTLED`].
+    open: Vec<AtomicU8>,
+    /// A bit per number: a hole of the numbering.
+    holes: Vec<AtomicU64>,
+    /// A bit per number: a position the files hold (see [`stored_in_files`]).
+    held: Vec<AtomicU64>,
+    /// A bit per [`CHUNK`] that holds a position settled at a level of this parity: the next
+    /// level reads those chunks only, instead of a list of positions (8 bytes each: too many in
+    /// the largest slices).
+    marks: [Vec<AtomicU64>; 2],
 }
 
-impl Slot {
-    /// Settles the slot with `value` unless it is settled already; true if this call did.
-    fn settle(&self, value: Value) -> bool {
-        if self.settled.compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-            self.value.store(value.0, Ordering::Release);
-            true
-        } else {
-            false
+/// What the first pass finds for one number.
+struct FirstLook {
+    value: Value,
+    open: u8,
+    /// The level it was settled at (0 or 1), if settled with a win or a loss.
+    level: Option<u32>,
+    kind: Kind,
+}
+
+impl Solving {
+    /// A slice's state with every number open, or None when the memory cannot be had.
+    fn new(index: SliceIndex) -> Option<Solving> {
+        let numbers = usize::try_from(index.size()).ok()?;
+        let words = numbers.div_ceil(64);
+        let chunk_words = numbers.div_ceil(CHUNK).div_ceil(64);
+        Some(Solving {
+            values: zeroed(numbers)?,
+            open: zeroed(numbers)?,
+            holes: zeroed(words)?,
+            held: zeroed(words)?,
+            marks: [zeroed(chunk_words)?, zeroed(chunk_words)?],
+            index,
+        })
+    }
+
+    fn numbers(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Settles number `i` with `value` at `level` unless it is settled already; true if this
+    /// call did.
+    fn settle(&self, i: usize, value: Value, level: u32) -> bool {
+        let open = &self.open[i];
+        if open.load(Ordering::Acquire) == SETTLED
+            || open
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                    (n != SETTLED).then_some(SETTLED)
+                })
+                .is_err()
+        {
+            return false;
         }
+        self.values[i].store(value.0, Ordering::Release);
+        self.mark(i, level);
+        true
+    }
+
+    /// One more successor of number `i` is won for the opponent: `i` is lost at `level` if it
+    /// was the last one open. True if this call settled it.
+    fn close_successor(&self, i: usize, level: u32) -> bool {
+        let left = self.open[i].fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| match n {
+            SETTLED | CANNOT_LOSE | 0 => None,
+            1 => Some(SETTLED),
+            n => Some(n - 1),
+        });
+        if left != Ok(1) {
+            return false;
+        }
+        self.values[i].store(Value::loss(level).0, Ordering::Release);
+        self.mark(i, level);
+        true
+    }
+
+    fn mark(&self, i: usize, level: u32) {
+        let chunk = i / CHUNK;
+        let word = &self.marks[level as usize % 2][chunk / 64];
+        let bit = 1 << (chunk % 64);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    /// The chunks marked at levels of `parity`.
+    fn marked(&self, parity: usize) -> impl Iterator<Item = usize> + '_ {
+        self.marks[parity].iter().enumerate().flat_map(|(w, word)| {
+            word.load(Ordering::Relaxed).iter().map(move |bit| w * 64 + bit as usize)
+        })
+    }
+
+    fn clear_marks(&self, parity: usize) {
+        for word in &self.marks[parity] {
+            word.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The solved table and its counts (the open counts are dropped first: the values and the
+    /// held bits keep their memory).
+    fn into_table(self) -> (Table, Counts) {
+        let Solving { index, values, open, holes, held, .. } = self;
+        drop(open);
+        let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+        let holes: Vec<u64> = holes.into_iter().map(AtomicU64::into_inner).collect();
+        let held: Vec<u64> = held.into_iter().map(AtomicU64::into_inner).collect();
+        let counts = values
+            .par_chunks(CHUNK)
+            .enumerate()
+            .fold(Counts::default, |mut counts, (c, chunk)| {
+                for (k, &value) in chunk.iter().enumerate() {
+                    let i = c * CHUNK + k;
+                    if holes[i / 64] >> (i % 64) & 1 == 0 {
+                        counts.add(Value(value));
+                    }
+                }
+                counts
+            })
+            .reduce(Counts::default, |a, b| a.plus(&b));
+        let table = Table {
+            index,
+            encoding: Encoding::Distances,
+            captures_stored: true,
+            values,
+            held: Some(held),
+        };
+        (table, counts)
     }
 }
 
-/// A position of the pair: which slice, which number.
-type Node = (u8, u32);
+/// `n` zeroed atomics, or None when the memory cannot be had.
+fn zeroed<T: Default>(n: usize) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).ok()?;
+    v.resize_with(n, T::default);
+    Some(v)
+}
 
 /// A solved pair: each table (which knows what its file holds) with its counts, and the levels
 /// the backward search took.
@@ -249,170 +382,138 @@ type SolvedPair = (Vec<(Table, Counts)>, u32);
 
 /// Solves the slices of `pair` (a slice and its swap, or one slice that is its own swap).
 fn solve_pair<R: Rules>(egdb: &Egdb<R>, pair: &[Slice]) -> Result<SolvedPair, BuildError> {
-    let indexes: Vec<SliceIndex> = pair
-        .iter()
-        .map(|&slice| SliceIndex::new::<R>(slice).ok_or(BuildError::Unindexable(slice)))
-        .collect::<Result<_, _>>()?;
-    for index in &indexes {
-        if u32::try_from(index.size()).is_err() {
-            return Err(BuildError::Unindexable(index.slice()));
-        }
+    let mut solving = Vec::new();
+    for &slice in pair {
+        let index = SliceIndex::new::<R>(slice).ok_or(BuildError::Unindexable(slice))?;
+        let numbers = index.size();
+        solving.push(Solving::new(index).ok_or(BuildError::Memory(slice, numbers))?);
     }
     let rules = position_rules::<R>();
-    let in_pair = |position: &Position<R>, streaks: &Streaks| -> Option<(usize, u64)> {
+    let in_pair = |position: &Position<R>, streaks: &Streaks| -> Option<(usize, usize)> {
         let slice = Slice::of(position);
         let k = pair.iter().position(|&s| s == slice)?;
-        Some((k, indexes[k].index_with(position, streaks)))
+        Some((k, solving[k].index.index_with(position, streaks) as usize))
     };
 
     // Level 0: what the rules decide at once; level 1 also gets the positions settled by
     // their moves into smaller slices alone. Every other position counts its successors.
-    let mut first: Vec<Vec<Node>> = vec![Vec::new(), Vec::new()];
-    let mut slots: Vec<Vec<Slot>> = Vec::new();
-    let mut all_kinds: Vec<Kinds> = Vec::new();
-    for (k, index) in indexes.iter().enumerate() {
-        // Each worker generates into one list of its own instead of allocating one per
-        // position.
-        // Each position also says whether it is a hole and whether the file will hold it (see
-        // `stored_in_files`), so that counting and writing need not number it back again.
-        let settled: Vec<(Slot, Option<u8>, Kind)> = (0..index.size())
-            .into_par_iter()
-            .map_init(MoveList::new, |moves, i| -> Result<(Slot, Option<u8>, Kind), BuildError> {
-                let slot = |value: Value, settled: bool, open: u8| Slot {
-                    value: AtomicU8::new(value.0),
-                    settled: AtomicU8::new(u8::from(settled)),
-                    open_successors: AtomicU8::new(open),
-                };
-                let Some((position, streaks)) = index.entry::<R>(i) else {
-                    return Ok((slot(Value::DRAW, true, CANNOT_LOSE), None, Kind::Hole));
-                };
-                if let Some(value) = settled_at_once(&rules, &position, &streaks) {
-                    let level = (value.outcome() != Outcome::Draw).then_some(0);
-                    return Ok((slot(value, true, CANNOT_LOSE), level, Kind::Held));
-                }
-                let kind = if movegen::has_capture(&position) { Kind::LeftOut } else { Kind::Held };
-                let counters = counters_of(&streaks);
-                rules.legal_moves_into(&position, &counters, moves);
-                let (mut open, mut cannot_lose) = (0u32, false);
-                for mv in moves.iter() {
-                    let mut after = position;
-                    after.play_unhashed(mv);
-                    let next = streaks_after(&rules, &streaks, &position, mv);
-                    let (turned, turned_streaks) = canonical_with(&after, &next);
-                    if in_pair(&turned, &turned_streaks).is_some() {
-                        open += 1;
-                        continue;
-                    }
-                    let reply =
-                        egdb.probe(&after, &next).ok_or(BuildError::Missing(Slice::of(&turned)))?;
-                    match reply.outcome() {
-                        Outcome::Loss => return Ok((slot(Value::win(1), true, 0), Some(1), kind)),
-                        Outcome::Draw => cannot_lose = true,
-                        Outcome::Win => {}
-                    }
-                }
-                if cannot_lose {
-                    return Ok((slot(Value::DRAW, false, CANNOT_LOSE), None, kind));
-                }
-                if open == 0 {
-                    return Ok((slot(Value::loss(1), true, 0), Some(1), kind));
-                }
-                let open = u8::try_from(open).ok().filter(|&n| n < CANNOT_LOSE);
-                let open = open.ok_or(BuildError::Unindexable(index.slice()))?;
-                Ok((slot(Value::DRAW, false, open), None, kind))
-            })
-            .collect::<Result<_, _>>()?;
-        let mut these = Vec::with_capacity(settled.len());
-        let mut kinds = Kinds::new(settled.len());
-        for (i, (slot, level, kind)) in settled.into_iter().enumerate() {
-            kinds.set(i, kind);
-            if let Some(level) = level {
-                first[usize::from(level)].push((k as u8, i as u32));
-            }
-            these.push(slot);
+    let first_look = |index: &SliceIndex, moves: &mut MoveList<Bits<R>>, i: u64| {
+        let look = |value: Value, open: u8, level: Option<u32>, kind: Kind| {
+            Ok(FirstLook { value, open, level, kind })
+        };
+        let Some((position, streaks)) = index.entry::<R>(i) else {
+            return look(Value::DRAW, SETTLED, None, Kind::Hole);
+        };
+        if let Some(value) = settled_at_once(&rules, &position, &streaks) {
+            let level = (value.outcome() != Outcome::Draw).then_some(0);
+            return look(value, SETTLED, level, Kind::Held);
         }
-        slots.push(these);
-        all_kinds.push(kinds);
+        let kind = if movegen::has_capture(&position) { Kind::LeftOut } else { Kind::Held };
+        let counters = counters_of(&streaks);
+        rules.legal_moves_into(&position, &counters, moves);
+        let (mut open, mut cannot_lose) = (0u32, false);
+        for mv in moves.iter() {
+            let mut after = position;
+            after.play_unhashed(mv);
+            let next = streaks_after(&rules, &streaks, &position, mv);
+            let (turned, _) = canonical_with(&after, &next);
+            if pair.contains(&Slice::of(&turned)) {
+                open += 1;
+                continue;
+            }
+            let reply = egdb.probe(&after, &next).ok_or(BuildError::Missing(Slice::of(&turned)))?;
+            match reply.outcome() {
+                Outcome::Loss => return look(Value::win(1), SETTLED, Some(1), kind),
+                Outcome::Draw => cannot_lose = true,
+                Outcome::Win => {}
+            }
+        }
+        if cannot_lose {
+            return look(Value::DRAW, CANNOT_LOSE, None, kind);
+        }
+        if open == 0 {
+            return look(Value::loss(1), SETTLED, Some(1), kind);
+        }
+        let open = u8::try_from(open).ok().filter(|&n| n < SETTLED);
+        let open = open.ok_or(BuildError::Unindexable(index.slice()))?;
+        look(Value::DRAW, open, None, kind)
+    };
+    for this in &solving {
+        // A chunk at a time, its bitmap words gathered before they are stored.
+        (0..this.numbers().div_ceil(CHUNK)).into_par_iter().try_for_each_init(
+            MoveList::new,
+            |moves, c| -> Result<(), BuildError> {
+                let mut holes = [0u64; CHUNK / 64];
+                let mut held = [0u64; CHUNK / 64];
+                let start = c * CHUNK;
+                for i in start..(start + CHUNK).min(this.numbers()) {
+                    let look = first_look(&this.index, moves, i as u64)?;
+                    this.values[i].store(look.value.0, Ordering::Relaxed);
+                    this.open[i].store(look.open, Ordering::Relaxed);
+                    let bit = 1 << (i % 64);
+                    match look.kind {
+                        Kind::Hole => holes[(i - start) / 64] |= bit,
+                        Kind::Held => held[(i - start) / 64] |= bit,
+                        Kind::LeftOut => {}
+                    }
+                    if let Some(level) = look.level {
+                        this.mark(i, level);
+                    }
+                }
+                for (w, (&hole, &held)) in holes.iter().zip(&held).enumerate() {
+                    if let Some(word) = this.holes.get(start / 64 + w) {
+                        word.store(hole, Ordering::Relaxed);
+                        this.held[start / 64 + w].store(held, Ordering::Relaxed);
+                    }
+                }
+                Ok(())
+            },
+        )?;
     }
 
-    // Level n: the predecessors of the positions settled at level n - 1. A predecessor of a
-    // lost position is won; one whose last open successor was won for the opponent is lost.
-    let mut frontier = std::mem::take(&mut first[0]);
-    let mut next_first = std::mem::take(&mut first[1]);
+    // Level n: the predecessors of the positions settled at level n - 1 (found in the chunks
+    // marked then). A predecessor of a lost position is won; one whose last open successor was
+    // won for the opponent is lost.
     let mut level = 0u32;
-    while !frontier.is_empty() || !next_first.is_empty() {
+    while solving
+        .iter()
+        .any(|this| this.marked(0).next().is_some() || this.marked(1).next().is_some())
+    {
         level += 1;
         if level > MAX_DISTANCE {
             return Err(BuildError::TooLong(pair[0]));
         }
-        // Each worker gathers what it settles in one vector instead of allocating one per
-        // frontier position.
-        let found: Vec<Node> = frontier
-            .par_iter()
-            .with_min_len(64)
-            .fold(Vec::new, |mut settled, &(k, i)| {
-                let slot = &slots[usize::from(k)][i as usize];
-                let value = Value(slot.value.load(Ordering::Acquire));
-                let entry = indexes[usize::from(k)].entry::<R>(u64::from(i));
-                if let Some((position, streaks)) = entry {
-                    for_each_predecessor(&rules, &position, &streaks, |before, streaks| {
-                        let Some((pk, pi)) = in_pair(&before, &streaks) else { return };
-                        let pred = &slots[pk][pi as usize];
-                        if pred.settled.load(Ordering::Acquire) != 0 {
-                            return;
-                        }
-                        let settles = match value.outcome() {
-                            Outcome::Loss => pred.settle(Value::win(level)),
-                            Outcome::Win => {
-                                let left = pred.open_successors.fetch_update(
-                                    Ordering::AcqRel,
-                                    Ordering::Acquire,
-                                    |n| (n != CANNOT_LOSE && n > 0).then(|| n - 1),
-                                );
-                                left == Ok(1) && pred.settle(Value::loss(level))
-                            }
-                            Outcome::Draw => false,
-                        };
-                        if settles {
-                            settled.push((pk as u8, pi as u32));
-                        }
-                    });
+        let parity = (level - 1) as usize % 2;
+        let reached = [Value::win(level - 1).0, Value::loss(level - 1).0];
+        let chunks: Vec<(usize, usize)> = solving
+            .iter()
+            .enumerate()
+            .flat_map(|(k, this)| this.marked(parity).map(move |c| (k, c)))
+            .collect();
+        chunks.par_iter().for_each(|&(k, c)| {
+            let this = &solving[k];
+            for i in c * CHUNK..((c + 1) * CHUNK).min(this.numbers()) {
+                let value = this.values[i].load(Ordering::Acquire);
+                if !reached.contains(&value) {
+                    continue;
                 }
-                settled
-            })
-            .reduce(Vec::new, |mut gathered, mut more| {
-                if gathered.len() < more.len() {
-                    std::mem::swap(&mut gathered, &mut more);
-                }
-                gathered.append(&mut more);
-                gathered
-            });
-        frontier = found;
-        frontier.append(&mut next_first);
-    }
-    let tables = indexes
-        .into_iter()
-        .zip(slots)
-        .zip(all_kinds)
-        .map(|((index, slots), kinds)| {
-            let values: Vec<u8> = slots.into_iter().map(|slot| slot.value.into_inner()).collect();
-            let mut counts = Counts::default();
-            for (i, &value) in values.iter().enumerate() {
-                if !kinds.is_hole(i) {
-                    counts.add(Value(value));
-                }
+                let Some((position, streaks)) = this.index.entry::<R>(i as u64) else { continue };
+                for_each_predecessor(&rules, &position, &streaks, |before, streaks| {
+                    let Some((pk, pi)) = in_pair(&before, &streaks) else { return };
+                    let pred = &solving[pk];
+                    match Value(value).outcome() {
+                        Outcome::Loss => pred.settle(pi, Value::win(level), level),
+                        Outcome::Win => pred.close_successor(pi, level),
+                        Outcome::Draw => false,
+                    };
+                });
             }
-            let table = Table {
-                index,
-                encoding: Encoding::Distances,
-                captures_stored: true,
-                values,
-                held: Some(kinds.held),
-            };
-            (table, counts)
-        })
-        .collect();
-    Ok((tables, level))
+        });
+        for this in &solving {
+            this.clear_marks(parity);
+        }
+    }
+    Ok((solving.into_iter().map(Solving::into_table).collect(), level))
 }
 
 /// What a number of a slice is: a hole of the numbering, a position whose value the files
@@ -422,32 +523,6 @@ enum Kind {
     Hole,
     LeftOut,
     Held,
-}
-
-/// A [`Kind`] per number, in two bitmaps.
-struct Kinds {
-    holes: Vec<u64>,
-    held: Vec<u64>,
-}
-
-impl Kinds {
-    fn new(numbers: usize) -> Kinds {
-        Kinds { holes: vec![0; numbers.div_ceil(64)], held: vec![0; numbers.div_ceil(64)] }
-    }
-
-    fn set(&mut self, i: usize, kind: Kind) {
-        match kind {
-            Kind::Hole => self.holes[i / 64] |= 1 << (i % 64),
-            Kind::Held => self.held[i / 64] |= 1 << (i % 64),
-            Kind::LeftOut => {}
-        }
-    }
-
-    /// Whether number `i` is a hole of the numbering (held and left-out positions are told
-    /// apart by `held` alone, which goes to the writer).
-    fn is_hole(&self, i: usize) -> bool {
-        self.holes[i / 64] >> (i % 64) & 1 != 0
-    }
 }
 
 /// Calls `visit` with every position (White to move) and its streaks from which a quiet move
