@@ -300,38 +300,43 @@ impl<R: Rules> Position<R> {
         (pieces, kings)
     }
 
+    /// The hash that [`Position::play`] would give the position after `mv`, without playing it:
+    /// the search asks for a child's table bucket ahead of time with it.
+    #[inline(always)]
+    pub fn hash_after(&self, mv: &MoveOf<R>) -> u64 {
+        let us = self.side.index();
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
+        for bit in mv.captured().iter() {
+            hash ^= zobrist::piece_key(1 - us, self.kings.contains(bit), bit);
+        }
+        let was_king = self.kings.contains(mv.from());
+        hash ^= zobrist::piece_key(us, was_king, mv.from());
+        hash ^ zobrist::piece_key(us, was_king || mv.promotes(), mv.to())
+    }
+
     #[inline(always)]
     fn play_hashing<const HASH: bool>(&mut self, mv: &MoveOf<R>) {
+        if HASH {
+            // Read before the move changes the sets it reads.
+            self.hash = self.hash_after(mv);
+        }
         let us = self.side.index();
         let them = 1 - us;
-        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
         // Captured pieces go first: where they are lifted at once (Turkish), the capturing
         // piece may finish on the square of a piece it took.
         let captured = mv.captured();
         if captured.any() {
-            if HASH {
-                for bit in captured.iter() {
-                    hash ^= zobrist::piece_key(them, self.kings.contains(bit), bit);
-                }
-            }
             self.pieces[them] &= !captured;
             self.kings &= !captured;
         }
         let from = Bits::<R>::single(mv.from());
         let to = Bits::<R>::single(mv.to());
         let was_king = (self.kings & from).any();
-        if HASH {
-            hash ^= zobrist::piece_key(us, was_king, mv.from());
-            hash ^= zobrist::piece_key(us, was_king || mv.promotes(), mv.to());
-        }
         self.pieces[us] = (self.pieces[us] & !from) | to;
         if was_king {
             self.kings = (self.kings & !from) | to;
         } else if mv.promotes() {
             self.kings |= to;
-        }
-        if HASH {
-            self.hash = hash;
         }
         self.side = !self.side;
     }

@@ -500,6 +500,14 @@ impl<R: Rules> Searcher<R> {
             }
             table_move = entry.mv.and_then(|mv| table_move_index(&list, mv));
         }
+        // Every child with depth left will probe the table: their buckets are asked for now,
+        // each a sibling's subtree or more ahead of its probe, which would otherwise wait on
+        // memory.
+        if depth >= 2 {
+            for mv in list.as_slice() {
+                tt.prefetch(position.hash_after(mv));
+            }
+        }
         // Step 4b. Quiet positions far above beta near the horizon: cut on the evaluation, when
         // neither side has a capture (one would change the material the evaluation counts).
         if !pv_node
