@@ -6,11 +6,11 @@
 //! 10x10. Run with `cargo bench --bench eval`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use damas::board::types::Side;
 use damas::eval::{Evaluator, Pattern};
 use damas::movegen::legal_moves;
 use damas::position::Position;
 use damas::rules::{English, International, Rules};
-use damas::types::Side;
 use std::hint::black_box;
 
 /// Positions of random games from the start (a fixed xorshift seed), 20 to 60 plies in.

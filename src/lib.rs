@@ -1,6 +1,6 @@
 //! damas: a checkers and draughts engine.
 //!
-//! The rules library (geometry, rules, positions, move generation, notation) is usable on its
+//! The rules library (board, rules, positions, move generation, notation, game) is usable on its
 //! own, without search, threads or I/O:
 //!
 //! ```
@@ -18,22 +18,22 @@
 // masks), so move generation loops over `0..4` rather than over one of the tables.
 #![allow(clippy::needless_range_loop)]
 
-pub mod analyze;
-pub mod bench;
-pub mod bitset;
-pub mod book;
-pub mod datagen;
-pub mod egdb;
-pub mod eval;
+// The rules library: usable alone, no search, threads or I/O.
+pub mod board;
 pub mod game;
-pub mod geometry;
-pub mod matchplay;
 pub mod movegen;
-pub mod moves;
 pub mod notation;
 pub mod position;
-pub mod protocol;
 pub mod rules;
+
+// The engine: what it knows and how it thinks, each subsystem behind a small API handed to the
+// search through its configuration.
+pub mod book;
+pub mod egdb;
+pub mod eval;
 pub mod search;
 pub mod train;
-pub mod types;
+
+// Its front ends: the protocols on stdin/stdout and TCP, and the match referee.
+pub mod matchplay;
+pub mod protocol;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The depth the search completes in a fixed time on each bench position (src/bench.rs), one
+# The depth the search completes in a fixed time on each bench position (src/cli/bench.rs), one
 # thread, and their mean: the "mean depth at 0.1 s" column of the README's search table.
 #   tools/mean-depth.sh [damas-binary] [seconds]
 # Compare two builds by running it on each, alternately, more than once: the depth reached in a
@@ -11,7 +11,7 @@ seconds="${2:-0.1}"
 python3 - "$damas" "$seconds" <<'PY'
 import json, re, subprocess, sys
 damas, seconds = sys.argv[1], sys.argv[2]
-source = open("src/bench.rs").read()
+source = open("src/cli/bench.rs").read()
 table = source[source.index("pub const POSITIONS"):]
 table = table[:table.index("];")]
 def depth_of(variant, fen):

@@ -20,7 +20,7 @@
 //! Depends on the rules library and `notation` only: never on the search, threads or I/O
 //! beyond reading the one file it is given.
 
-use crate::moves::MoveList;
+use crate::board::moves::MoveList;
 use crate::notation::{fen, moves};
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Rules, Variant};

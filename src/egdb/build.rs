@@ -29,15 +29,15 @@ use super::{
     Egdb, Encoding, MAX_DISTANCE, Outcome, Table, Value, counters_of, position_rules,
     stored_in_files, streaks_after,
 };
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{Geometry, MAX_DIRECTIONS, step};
+use crate::board::moves::MoveList;
+use crate::board::types::Side;
 use crate::game::draws::king_move_limit;
 use crate::game::rules::{GameRules, Judgement, KingStreak};
-use crate::geometry::{Geometry, MAX_DIRECTIONS, step};
 use crate::movegen;
-use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 use rayon::prelude::*;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};

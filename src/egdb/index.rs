@@ -19,13 +19,13 @@
 //!
 //! Depends on the rules library (position, geometry); must not depend on search or I/O.
 
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use crate::game::draws::king_move_limit;
 use crate::game::rules::KingStreak;
-use crate::geometry::Geometry;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 use std::fmt;
 
 /// Most squares of any board (Canadian 12x12: 72), for the binomial table.

@@ -30,11 +30,11 @@ pub mod file;
 pub mod index;
 pub mod verify;
 
+use crate::board::types::Side;
 use crate::game::rules::{Counters, GameRules, Verdict};
 use crate::movegen;
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 use cache::BlockCache;
 use index::{Slice, SliceIndex, Streaks, canonical_with};
 use std::collections::BTreeMap;
@@ -581,7 +581,7 @@ impl<R: Rules> Egdb<R> {
         if let Some(value) = build::settled_at_once(&self.rules, position, streaks) {
             return Some(value);
         }
-        let mut moves = crate::moves::MoveList::new();
+        let mut moves = crate::board::moves::MoveList::new();
         let counters = counters_of(streaks);
         self.rules.legal_moves_into(position, &counters, &mut moves);
         let mut value = Value::loss(1);
@@ -608,7 +608,7 @@ impl<R: Rules> Egdb<R> {
     ) -> Option<Vec<(MoveOf<R>, Value)>> {
         let value = self.probe(position, streaks)?;
         let counters = counters_of(streaks);
-        let mut moves = crate::moves::MoveList::new();
+        let mut moves = crate::board::moves::MoveList::new();
         self.rules.legal_moves_into(position, &counters, &mut moves);
         let mut keeping = Vec::new();
         for mv in moves.iter() {
@@ -644,7 +644,7 @@ impl<R: Rules> Egdb<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitset::BitSet;
+    use crate::board::bitset::BitSet;
     use crate::game::rules::KingStreak;
     use crate::notation::fen;
     use crate::rules::{English, Frisian, International};
@@ -700,7 +700,7 @@ mod tests {
                 break;
             }
         }
-        assert!(position.pieces(crate::types::Side::Black).is_empty());
+        assert!(position.pieces(crate::board::types::Side::Black).is_empty());
     }
 
     #[test]

@@ -15,8 +15,8 @@ use super::index::{Slice, Streaks, canonical_with};
 use super::{
     Egdb, Outcome, Table, Value, counters_of, position_rules, stored_in_files, streaks_after,
 };
+use crate::board::moves::MoveList;
 use crate::game::rules::GameRules;
-use crate::moves::MoveList;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
 use rayon::prelude::*;

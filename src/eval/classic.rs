@@ -6,11 +6,11 @@
 //! weights, and the one trained weights are measured against. Depends on the rules library only.
 
 use super::params;
-use crate::bitset::BitSet;
-use crate::geometry::{Geometry, slide, step};
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{Geometry, slide, step};
+use crate::board::types::Side;
 use crate::position::{Bits, Position};
 use crate::rules::{Goal, Rules};
-use crate::types::Side;
 use params::Weights;
 
 /// Precomputed masks for evaluating positions of one rule set.

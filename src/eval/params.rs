@@ -27,7 +27,7 @@ pub struct Weights {
 pub fn weights<R: Rules>() -> Weights {
     let king = if !R::FLYING_KINGS {
         150
-    } else if <R::Geo as crate::geometry::Geometry>::COLUMNS >= 10 {
+    } else if <R::Geo as crate::board::geometry::Geometry>::COLUMNS >= 10 {
         320
     } else {
         260

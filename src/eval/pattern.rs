@@ -44,11 +44,11 @@
 //!
 //! Depends on the rules library only.
 
-use crate::bitset::BitSet;
-use crate::geometry::Geometry;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use crate::position::{Bits, Position};
 use crate::rules::{Rules, Variant};
-use crate::types::Side;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -603,8 +603,8 @@ mod tests {
             let mut code = 0usize;
             for &square in region.iter().rev() {
                 let digit = match position.piece_at(R::Geo::bit(square)) {
-                    Some((Side::White, crate::types::Piece::Man)) => 1,
-                    Some((Side::Black, crate::types::Piece::Man)) => 2,
+                    Some((Side::White, crate::board::types::Piece::Man)) => 1,
+                    Some((Side::Black, crate::board::types::Piece::Man)) => 2,
                     _ => 0,
                 };
                 code = code * 3 + digit;
@@ -617,7 +617,7 @@ mod tests {
             (0..R::Geo::SQUARES)
                 .filter(|&square| {
                     position.piece_at(R::Geo::bit(square)).is_some_and(|(s, piece)| {
-                        s == side && (piece == crate::types::Piece::King) == king
+                        s == side && (piece == crate::board::types::Piece::King) == king
                     })
                 })
                 .count() as i32

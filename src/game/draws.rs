@@ -30,9 +30,9 @@ pub struct Material {
 impl Material {
     /// The material of a position.
     pub fn of<R: crate::rules::Rules>(position: &crate::position::Position<R>) -> Material {
-        use crate::bitset::BitSet;
-        use crate::geometry::Geometry;
-        use crate::types::Side;
+        use crate::board::bitset::BitSet;
+        use crate::board::geometry::Geometry;
+        use crate::board::types::Side;
         let kings = position.kings();
         let white = position.pieces(Side::White);
         let black = position.pieces(Side::Black);
@@ -335,7 +335,7 @@ impl DrawRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitset::BitSet;
+    use crate::board::bitset::BitSet;
 
     /// Every material with up to `most` pieces a side, with each long-diagonal flag.
     fn materials(most: u32) -> impl Iterator<Item = Material> {
@@ -364,7 +364,7 @@ mod tests {
     fn no_material_rule_applies_with_more_pieces_than_it_declares() {
         for &variant in Variant::ALL {
             let per_side = crate::with_variant!(variant, R => {
-                crate::position::Position::<R>::start().pieces(crate::types::Side::White).count()
+                crate::position::Position::<R>::start().pieces(crate::board::types::Side::White).count()
             });
             for draws in [DrawRules::for_variant(variant), DrawRules::federation(variant)] {
                 let mut rules: Vec<(&str, MaterialTest, u32)> =

@@ -14,10 +14,10 @@ pub use rules::{
     king_against_lone_man,
 };
 
-use crate::moves::MoveList;
+use crate::board::moves::MoveList;
+use crate::board::types::Side;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 use std::fmt;
 
 /// How a game stands.

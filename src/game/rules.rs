@@ -10,12 +10,12 @@
 //! and `draws`; must not depend on search or I/O.
 
 use super::draws::{DrawRules, Material};
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::moves::MoveList;
+use crate::board::types::Side;
 use crate::movegen::{generate_with, has_capture, has_quiet_move, quiet_targets};
-use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Goal, Rules};
-use crate::types::Side;
 use std::fmt;
 
 /// The rules of a game beyond the move rules.

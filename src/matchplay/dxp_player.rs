@@ -11,13 +11,13 @@
 
 use super::player::{Failure, Player, Reply, end_process};
 use super::tc::{MoveLimit, TimeControl};
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use crate::game::Game;
-use crate::geometry::Geometry;
 use crate::notation::dxp as board;
 use crate::position::{MoveOf, Position};
 use crate::protocol::dxp::{Message, Reader, Received};
 use crate::rules::Rules;
-use crate::types::Side;
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};

@@ -9,12 +9,12 @@
 
 use super::player::{Failure, Player, Reply, end_process};
 use super::tc::MoveLimit;
+use crate::board::types::Side;
 use crate::game::Game;
 use crate::notation::{hub, moves};
 use crate::position::{MoveOf, Position};
 use crate::protocol::hub::{hub_name, tokenize};
 use crate::rules::{Rules, Variant};
-use crate::types::Side;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -291,8 +291,8 @@ fn game_line<R: Rules>(settings: &MatchSettings, played: &Played<R>) -> String {
     let name = |index: usize| &settings.engines[index].name;
     let outcome = match record.result {
         GameResult::Draw => "draw".to_string(),
-        GameResult::Win(crate::types::Side::White) => format!("{} wins", name(played.white)),
-        GameResult::Win(crate::types::Side::Black) => format!("{} wins", name(played.black)),
+        GameResult::Win(crate::board::types::Side::White) => format!("{} wins", name(played.white)),
+        GameResult::Win(crate::board::types::Side::Black) => format!("{} wins", name(played.black)),
     };
     format!(
         "game {}: {} (white) - {} (black): {outcome}, {} ({}: {}, {} plies)",
@@ -312,7 +312,7 @@ fn points_of_first<R: Rules>(pairing: (usize, usize), played: &Played<R>) -> f64
         GameResult::Draw => 0.5,
         GameResult::Win(side) => {
             let winner =
-                if side == crate::types::Side::White { played.white } else { played.black };
+                if side == crate::board::types::Side::White { played.white } else { played.black };
             if winner == pairing.0 { 1.0 } else { 0.0 }
         }
     }
@@ -419,7 +419,7 @@ pub fn run<R: Rules>(
                         !start.side_to_move()
                     };
                     let (white, black) =
-                        if a_side == crate::types::Side::White { (a, b) } else { (b, a) };
+                        if a_side == crate::board::types::Side::White { (a, b) } else { (b, a) };
                     let record = play_one(
                         settings,
                         start,
@@ -501,7 +501,9 @@ fn play_one<R: Rules>(
     live: &mut HashMap<usize, Box<dyn Player<R>>>,
     egdb: Option<&Egdb<R>>,
 ) -> GameRecord<R> {
-    for (side, index) in [(crate::types::Side::White, white), (crate::types::Side::Black, black)] {
+    for (side, index) in
+        [(crate::board::types::Side::White, white), (crate::board::types::Side::Black, black)]
+    {
         if live.contains_key(&index) {
             continue;
         }
@@ -541,8 +543,9 @@ fn play_one<R: Rules>(
         &settings.adjudication,
         egdb,
     );
-    let failed =
-        record.failed.map(|side| if side == crate::types::Side::White { white } else { black });
+    let failed = record
+        .failed
+        .map(|side| if side == crate::board::types::Side::White { white } else { black });
     if failed != Some(white) {
         live.insert(white, white_player);
     }

@@ -6,11 +6,11 @@
 //! the game layer and the search; the external players live in `hub_player` and `dxp_player`.
 
 use super::tc::MoveLimit;
+use crate::board::types::Side;
 use crate::game::Game;
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
 use crate::search::{Engine, Limits, Silent};
-use crate::types::Side;
 use std::time::Duration;
 
 /// A player's answer.

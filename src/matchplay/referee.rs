@@ -8,12 +8,12 @@
 
 use super::player::{Failure, Player};
 use super::tc::{Clock, TimeControl};
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::types::Side;
 use crate::egdb::{Egdb, Outcome};
 use crate::game::{Game, GameRules, Verdict};
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 use std::time::{Duration, Instant};
 
 /// Draw by agreement of the scores: from move `after` on, both engines have reported a score
@@ -331,7 +331,7 @@ fn termination_of(failure: &Failure) -> Termination {
 /// convention, which CheckerBoard follows: in English `1-0` is a win for Black), in the
 /// international set (`2-0`, `1-1`, `0-2`) on boards of 10x10 and larger.
 pub fn result_text<R: Rules>(result: GameResult) -> &'static str {
-    use crate::geometry::Geometry;
+    use crate::board::geometry::Geometry;
     let large = R::Geo::SQUARES >= 50;
     match (result, large) {
         (GameResult::Draw, true) => "1-1",

@@ -7,8 +7,8 @@
 //! land where it can go on capturing. Precedence and de-duplication are left to the
 //! [`CaptureSink`]. Depends on `geometry`, `rules` and `moves` only.
 
-use crate::bitset::BitSet;
-use crate::geometry::{Geometry, MAX_DIRECTIONS, jump, opposite, slide, step, step_within};
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{Geometry, MAX_DIRECTIONS, jump, opposite, slide, step, step_within};
 use crate::position::Bits;
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use std::marker::PhantomData;

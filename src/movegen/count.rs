@@ -9,12 +9,12 @@ use super::{
     Capture, CaptureSink, FirstJumps, Sides, capture_rank, first_jumps, generate_for,
     min_duplicate, search_captures_from,
 };
-use crate::bitset::BitSet;
-use crate::geometry::{slide, step_within};
-use crate::moves::{Move, MoveList};
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{slide, step_within};
+use crate::board::moves::{Move, MoveList};
+use crate::board::types::Side;
 use crate::position::{Bits, Position};
 use crate::rules::Rules;
-use crate::types::Side;
 
 /// Number of legal moves; `scratch` is used when captures must be generated to be counted.
 #[inline]

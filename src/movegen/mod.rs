@@ -13,14 +13,14 @@ pub mod perft;
 pub use capture::{Capture, CaptureSink, NO_DIRECTION};
 pub use count::{count_after_each, count_moves};
 
-use crate::bitset::BitSet;
-use crate::geometry::{
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{
     Geometry, MAX_DIRECTIONS, back_from, jump, opposite, slide, step, step_within,
 };
-use crate::moves::{Move, MoveList};
+use crate::board::moves::{Move, MoveList};
+use crate::board::types::Side;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
-use crate::types::Side;
 use capture::{CaptureSearch, kings_can_capture, man_capture_dirs, man_move_dirs, men_targets};
 
 /// Fills `list` (after clearing it) with the legal moves of `position`.
@@ -277,7 +277,7 @@ enum FirstJumps<B> {
     /// Some captures go on, and under the precedence rule any longer capture outranks every
     /// single jump: only the men whose first jump lands on one of these squares (one set per
     /// direction) need searching.
-    SearchFrom([B; crate::geometry::MAX_DIRECTIONS]),
+    SearchFrom([B; crate::board::geometry::MAX_DIRECTIONS]),
     /// Nothing can be concluded: search every piece.
     SearchAll,
 }
@@ -402,7 +402,7 @@ fn push_single_jumps<R: Rules, const WHITE: bool>(
 /// `landings[direction]`, and of every king.
 fn search_captures_from<R: Rules, S: CaptureSink<Bits<R>>, const WHITE: bool>(
     sides: &Sides<R>,
-    landings: &[Bits<R>; crate::geometry::MAX_DIRECTIONS],
+    landings: &[Bits<R>; crate::board::geometry::MAX_DIRECTIONS],
     sink: &mut S,
 ) {
     let man_dirs = man_capture_dirs::<R, WHITE>();

@@ -5,7 +5,7 @@
 //! be split across threads with rayon. Depends on `movegen` and `position` only.
 
 use super::{count_after_each, count_moves, generate};
-use crate::moves::MoveList;
+use crate::board::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -23,7 +23,7 @@ pub enum Convention {
     EveryStop,
 }
 
-fn new_list<B: crate::bitset::BitSet>(convention: Convention) -> MoveList<B> {
+fn new_list<B: crate::board::bitset::BitSet>(convention: Convention) -> MoveList<B> {
     match convention {
         Convention::Unique => MoveList::new(),
         Convention::Paths => MoveList::keeping_duplicates(),

@@ -2,10 +2,10 @@
 //! bottom), rank and file labels, and the square numbers of each row for numeric variants.
 
 use super::squares;
-use crate::geometry::Geometry;
+use crate::board::geometry::Geometry;
+use crate::board::types::{Piece, Side};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::types::{Piece, Side};
 use std::fmt::Write;
 
 /// The diagram: `w`/`b` men, `W`/`B` kings, `.` an empty playing square, blank a square that is

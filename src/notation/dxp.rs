@@ -7,10 +7,10 @@
 
 use super::NotationError;
 use super::squares;
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::types::{Piece, Side};
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Numbering, Rules};
-use crate::types::{Piece, Side};
 
 /// Reads a DXP position with `side` to move.
 ///

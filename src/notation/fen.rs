@@ -5,10 +5,10 @@
 //! Writing gives one square per item, men and kings in ascending order.
 
 use super::{NotationError, squares};
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::types::Side;
 use crate::position::{Bits, Position};
 use crate::rules::{Numbering, Rules};
-use crate::types::Side;
 
 /// Reads a PDN FEN for rule set `R`.
 ///

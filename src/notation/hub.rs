@@ -6,11 +6,11 @@
 //! English, which pydraughts turns 180 degrees with the colours swapped.
 
 use super::{NotationError, squares};
-use crate::bitset::BitSet;
-use crate::geometry::Geometry;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::{Piece, Side};
 use crate::position::{Bits, Position};
 use crate::rules::{Numbering, Rules};
-use crate::types::{Piece, Side};
 
 /// The bit at 1-based index `k` of the string.
 fn bit_at<R: Rules>(k: u32) -> Option<u32> {

@@ -4,7 +4,7 @@
 
 use super::squares::SquareStyle;
 use super::{NotationError, squares};
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
 use crate::movegen::{self, Capture, CaptureSink, capture_rank};
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{Numbering, Rules};

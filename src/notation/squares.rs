@@ -5,7 +5,7 @@
 //! the near right: their columns are mirrored.
 
 use super::NotationError;
-use crate::geometry::Geometry;
+use crate::board::geometry::Geometry;
 use crate::rules::{Numbering, Rules};
 
 /// Playable squares per row and the column step between them.

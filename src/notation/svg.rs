@@ -3,10 +3,10 @@
 
 use super::moves::routes;
 use super::squares;
-use crate::geometry::Geometry;
+use crate::board::geometry::Geometry;
+use crate::board::types::{Piece, Side};
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
-use crate::types::{Piece, Side};
 use std::fmt::Write;
 
 const CELL: u32 = 48;

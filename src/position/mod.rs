@@ -9,11 +9,11 @@
 
 mod zobrist;
 
-use crate::bitset::BitSet;
-use crate::geometry::{BitsOf, Geometry};
-use crate::moves::Move;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::{BitsOf, Geometry};
+use crate::board::moves::Move;
+use crate::board::types::{Piece, Side};
 use crate::rules::Rules;
-use crate::types::{Piece, Side};
 use bitflags::bitflags;
 use std::fmt;
 use std::marker::PhantomData;

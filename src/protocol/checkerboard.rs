@@ -22,16 +22,16 @@
 
 use super::options::{OPTIONS, Options};
 use super::session::Session;
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::{Piece, Side};
 use crate::game::Game;
 use crate::game::Verdict;
 use crate::game::replay::Notation;
-use crate::geometry::Geometry;
 use crate::notation::{fen, moves, squares};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Brazilian, Czech, English, Italian, Rules, Russian, Spanish, Variant};
 use crate::search::{Band, Info, InfoSink, Limits, SearchResult};
-use crate::types::{Piece, Side};
 use std::fmt::Write as _;
 use std::time::Duration;
 

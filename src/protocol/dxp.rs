@@ -12,14 +12,14 @@
 //! own clock, during a game) is dropped, and one that disconnects while damas thinks stops the
 //! search within a tenth of a second. Then damas listens again.
 
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use crate::game::rules::{DrawRuleSet, GameRules};
 use crate::game::{Game, Outcome};
-use crate::geometry::Geometry;
 use crate::notation::dxp as dxp_position;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Band, Control, Engine, Limits, Silent};
-use crate::types::Side;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;

@@ -11,12 +11,12 @@
 use super::options::{Kind, OPTIONS, variant_names};
 use super::session::{Exit, Protocol, Session, words};
 use super::{Options, Urgent, emit};
+use crate::board::types::Side;
 use crate::game::replay::Notation;
 use crate::notation::{fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{Band, Info, InfoSink, Limits, Score};
-use crate::types::Side;
 use std::time::Duration;
 
 /// A score as UCI writes it: `cp N` or `mate N` (moves, negative when losing).

@@ -1,8 +1,8 @@
 //! Brazilian draughts (CBD: international rules on 64 squares; rules.md section 1.4).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Brazilian draughts: the international rules on the 8x8 board, written algebraically.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

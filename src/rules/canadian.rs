@@ -1,8 +1,8 @@
 //! Canadian draughts (international rules on 12x12; rules.md section 1.13).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board12;
-use crate::types::Side;
+use crate::board::geometry::Board12;
+use crate::board::types::Side;
 
 /// Canadian draughts: the international rules on a 12x12 board with 30 men each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! Czech draughts (ČSDS rules; rules.md section 1.9).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Czech draughts: 8x8, White first, men capture forward only, flying kings, and a capture by a
 /// king must be preferred to one by a man; otherwise free choice.

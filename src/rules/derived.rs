@@ -18,7 +18,7 @@ macro_rules! derived_rules {
             const START_ROWS: (u32, u32) = $start;
             const KILLER: bool = $killer;
             const GOAL: Goal = $goal;
-            const FIRST_TO_MOVE: crate::types::Side = <$base>::FIRST_TO_MOVE;
+            const FIRST_TO_MOVE: crate::board::types::Side = <$base>::FIRST_TO_MOVE;
             const MEN_CAPTURE_BACKWARDS: bool = <$base>::MEN_CAPTURE_BACKWARDS;
             const FLYING_KINGS: bool = <$base>::FLYING_KINGS;
             const PROMOTION_IN_CAPTURE: super::PromotionInCapture = <$base>::PROMOTION_IN_CAPTURE;

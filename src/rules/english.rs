@@ -1,8 +1,8 @@
 //! English/American checkers (WCDF and ACF rules).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// English/American checkers: 8x8, Black (squares 1-12) moves first, short kings, men capture
 /// forward only, free choice among captures, crowning ends the move.

@@ -8,8 +8,8 @@
 //! search's tree, not by move generation.
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board10;
-use crate::types::Side;
+use crate::board::geometry::Board10;
+use crate::board::types::Side;
 
 /// Frisian draughts: the international board and start; men and kings capture diagonally and
 /// orthogonally; the capture of highest value is compulsory (a king just under two men), and

@@ -1,8 +1,8 @@
 //! International draughts (FMJD rules, Annex 1).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board10;
-use crate::types::Side;
+use crate::board::geometry::Board10;
+use crate::board::types::Side;
 
 /// International draughts: 10x10, White first, flying kings, men capture backwards, the
 /// capture taking the most pieces is compulsory, a man is crowned only if its move ends on the

@@ -1,8 +1,8 @@
 //! Italian draughts (FID technical regulations, Capo I; rules.md section 1.7).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Italian draughts: 8x8 turned (dark corner at each player's near right), White first, men
 /// move and capture forward only and may never capture a king, short kings, and the FID

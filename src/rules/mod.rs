@@ -35,8 +35,8 @@ pub use spanish::Spanish;
 pub use thai::Thai;
 pub use turkish::Turkish;
 
-use crate::geometry::Geometry;
-use crate::types::Side;
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use std::fmt::{self, Debug};
 use std::str::FromStr;
 

@@ -1,8 +1,8 @@
 //! American pool checkers (APCA tournament rules; rules.md section 1.6).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Pool checkers: 8x8, Black (squares 1-12) first, flying kings, men capture backwards, free
 /// choice of capture, a man crossing the crown row in mid-capture goes on as a man.

@@ -1,8 +1,8 @@
 //! Russian draughts (FSR Kodeks 2004; rules.md section 1.5).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Russian draughts: 8x8, White first, flying kings, men capture backwards, free choice of
 /// capture, a man crowned in mid-capture continues as a king.

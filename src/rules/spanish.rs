@@ -1,8 +1,8 @@
 //! Spanish draughts (FEDA; rules.md section 1.8).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Spanish draughts: 8x8 turned (playable corner at each player's near right), White on 1-12
 /// moves first, flying kings, men capture forward only, most pieces then most kings.

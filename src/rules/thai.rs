@@ -4,8 +4,8 @@
 //! 180-degree turns in a king's capture are allowed (fandom, coldmoon, DCTL).
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Board8;
-use crate::types::Side;
+use crate::board::geometry::Board8;
+use crate::board::types::Side;
 
 /// Thai draughts: 8 men each on the two nearest rows, men move and capture forward only,
 /// kings move any distance but land right behind the piece they take, captured pieces are

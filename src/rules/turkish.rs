@@ -5,8 +5,8 @@
 //! man and is crowned only if the sequence ends there.
 
 use super::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Variant};
-use crate::geometry::Orthogonal8;
-use crate::types::Side;
+use crate::board::geometry::Orthogonal8;
+use crate::board::types::Side;
 
 /// Turkish draughts: all 64 squares, 16 men each on rows 2-3, men move forward or sideways,
 /// kings fly along ranks and files, captured pieces leave at once, no 180 degree turn between

@@ -17,12 +17,12 @@ pub use super::score::{
 use super::time::{Limits, TimeManager};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 use super::{Control, params};
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::moves::MoveList;
 use crate::egdb::{self, Egdb, Outcome};
 use crate::eval::{Evaluator, Patterns};
 use crate::game::{Calm, Counters, Game, GameRules, Judgement, Verdict};
 use crate::movegen::has_capture;
-use crate::moves::MoveList;
 use crate::position::{Bits, MoveOf, Position};
 use crate::rules::Rules;
 use std::sync::Arc;

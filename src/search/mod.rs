@@ -24,12 +24,12 @@ pub use score::{Band, KNOWN_BOUND, KNOWN_WIN, MAX_PLY, Score, Value, WIN, WIN_BO
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::moves::MoveList;
 use crate::book::{self, Book};
 use crate::egdb::{Egdb, Outcome};
 use crate::eval::Evaluator;
 use crate::game::{Game, Verdict};
-use crate::moves::MoveList;
 use crate::position::Position;
 use crate::position::{Bits, MoveOf};
 use crate::rules::Rules;

@@ -146,7 +146,7 @@ pub fn dxp_listener(extra: &[&str]) -> (DxpServer, String) {
 /// A DXP GAMEREQ in which damas (the Follower) plays `follower` with `minutes` on its clock,
 /// from `position` if given.
 pub fn dxp_request(
-    follower: damas::types::Side,
+    follower: damas::board::types::Side,
     minutes: u32,
     position: Option<&Position<damas::rules::International>>,
 ) -> String {
@@ -165,7 +165,7 @@ pub fn dxp_request(
 /// after any CHAT, with the connection.
 pub fn dxp_ask(
     address: &str,
-    follower: damas::types::Side,
+    follower: damas::board::types::Side,
     minutes: u32,
 ) -> (u32, std::net::TcpStream, damas::protocol::dxp::Reader<std::net::TcpStream>) {
     use damas::protocol::dxp::{Message, Reader, Received};
@@ -193,7 +193,7 @@ pub fn dxp_ask(
 pub fn dxp_ask_until_accepted(address: &str, limit: std::time::Duration) -> std::time::Duration {
     let started = std::time::Instant::now();
     loop {
-        let (code, _stream, _reader) = dxp_ask(address, damas::types::Side::Black, 0);
+        let (code, _stream, _reader) = dxp_ask(address, damas::board::types::Side::Black, 0);
         if code == 0 {
             return started.elapsed();
         }

@@ -2,13 +2,13 @@
 //! moves, answers BACKREQ and GAMEEND, and survives malformed, oversized, NUL-less and
 //! wrong-length messages with a CHAT error, still playing afterwards.
 
-use damas::bitset::BitSet;
+use damas::board::bitset::BitSet;
+use damas::board::types::Side;
 use damas::movegen::legal_moves;
 use damas::notation::squares;
 use damas::position::Position;
 use damas::protocol::dxp::{Message, Reader, Received};
 use damas::rules::{International, Numbering};
-use damas::types::Side;
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
@@ -43,7 +43,7 @@ fn receive(reader: &mut Reader<TcpStream>) -> Message {
 }
 
 type Intl = International;
-type IntlMove = damas::moves::Move<damas::position::Bits<Intl>>;
+type IntlMove = damas::board::moves::Move<damas::position::Bits<Intl>>;
 
 fn number(bit: u32) -> u32 {
     squares::number::<Intl>(bit, Numbering::TopLeft)
@@ -162,7 +162,7 @@ fn initiator_proposes_and_plays_white() {
         Message::GameRequest {
             version: 1, follower, minutes: 1, moves: 5, position: None, ..
         } => {
-            assert_eq!(follower, damas::types::Side::Black);
+            assert_eq!(follower, damas::board::types::Side::Black);
         }
         other => panic!("expected GAMEREQ, got {other:?}"),
     }

@@ -7,6 +7,7 @@
 //! at depth 10.
 
 use crate::common::Rng;
+use damas::board::types::Side;
 use damas::egdb::build;
 use damas::egdb::index::{NO_STREAKS, Slice, SliceIndex};
 use damas::egdb::{Egdb, Outcome};
@@ -14,7 +15,6 @@ use damas::game::{Game, Verdict};
 use damas::position::Position;
 use damas::rules::English;
 use damas::search::{Engine, EngineConfig, Limits, Silent};
-use damas::types::Side;
 use std::sync::Arc;
 
 /// Random positions of `pieces` pieces, White to move, in the slices `slice_ok` accepts, whose

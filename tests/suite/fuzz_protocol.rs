@@ -10,11 +10,11 @@
 use crate::common;
 
 use common::Rng;
+use damas::board::types::Side;
 use damas::protocol::dxp::{Message, Reader};
 use damas::protocol::hub::{Level, tokenize};
 use damas::protocol::uci::go_limits;
 use damas::protocol::{Options, hub::default_options};
-use damas::types::Side;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};

@@ -1,11 +1,11 @@
 //! The rules of the whole game: results and every draw rule, with their counters changed the
 //! way sites change them (../shared/reference/rules.md sections 0 and 1).
 
+use damas::board::types::Side;
 use damas::game::{DrawRules, Game, GameRules, Outcome};
 use damas::notation::{fen, moves};
 use damas::position::Position;
 use damas::rules::*;
-use damas::types::Side;
 
 fn game<R: Rules>(text: &str, draws: DrawRules) -> Game<R> {
     let position = fen::parse::<R>(text).expect("test FEN");

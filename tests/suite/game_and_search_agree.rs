@@ -13,13 +13,13 @@
 use crate::common;
 
 use common::Rng;
-use damas::bitset::BitSet;
+use damas::board::bitset::BitSet;
+use damas::board::geometry::Geometry;
+use damas::board::types::Side;
 use damas::game::{DrawRules, Game, GameRules, Outcome};
-use damas::geometry::Geometry;
 use damas::position::{Bits, Position};
 use damas::rules::{Goal, Rules, Variant};
 use damas::search::{Engine, Info, InfoSink, Limits, Silent, WIN};
-use damas::types::Side;
 use damas::with_variant;
 use std::collections::BTreeSet;
 

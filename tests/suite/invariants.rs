@@ -3,14 +3,14 @@
 //! the same move, the legal list has no duplicates, bulk counting agrees with generation, the
 //! route list agrees with the unique list, and pieces never overlap.
 
-use damas::bitset::BitSet;
+use damas::board::bitset::BitSet;
+use damas::board::moves::MoveList;
+use damas::board::types::Side;
 use damas::movegen::perft::{Convention, perft};
 use damas::movegen::{count_after_each, count_moves, generate, has_capture, legal_moves};
-use damas::moves::MoveList;
 use damas::notation::{fen, hub, moves};
 use damas::position::Position;
 use damas::rules::{Rules, Variant};
-use damas::types::Side;
 use damas::with_variant;
 use std::collections::HashSet;
 

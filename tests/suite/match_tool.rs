@@ -129,7 +129,8 @@ fn a_game_lost_at_its_first_move_is_written_without_moves_and_the_file_reads_on(
         // The bad engine loses at its first move: the game has no moves when it moves first
         // and one (good's) when it moves second.
         let bad_is_white = record.tag("White") == Some("bad");
-        let bad_moves_first = bad_is_white == (English::FIRST_TO_MOVE == damas::types::Side::White);
+        let bad_moves_first =
+            bad_is_white == (English::FIRST_TO_MOVE == damas::board::types::Side::White);
         assert_eq!(game.moves().count(), usize::from(!bad_moves_first), "{record:?}");
         assert!(record.result.is_some(), "{record:?}");
     }

@@ -4,10 +4,10 @@
 //! `cargo test --test suite perft:: -- --ignored` checks the deeper ones (up to `DAMAS_PERFT_MAX` leaves each, 2e9 by default; raise it to
 //! run English d14-15 and Turkish d10).
 
+use damas::board::types::Side;
 use damas::movegen::perft::{Convention, perft_threads};
 use damas::notation::fen;
 use damas::rules::{CapturePrecedence, Numbering, PromotionInCapture, Rules, Thai, Variant};
-use damas::types::Side;
 use damas::with_variant;
 
 /// Lines with at most this many leaves run in the default (debug) test run.

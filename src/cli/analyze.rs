@@ -2,18 +2,173 @@
 //! Prints the board, one line per completed iteration (per line with MultiPV) and the best move,
 //! optionally an SVG diagram; also a file of positions, or a whole PDN game annotated move by move.
 
-use crate::game::Game;
-use crate::game::replay::{Notation, play_moves};
-use crate::notation::pdn::{self, PdnGame};
-use crate::notation::{diagram, fen, moves, svg};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::search::{Engine, Info, InfoSink, Limits, Score, Silent, Value};
+use crate::args::{PositionArgs, default_threads};
+use crate::error::UserError;
+use damas::game::Game;
+use damas::game::replay::{Notation, play_moves};
+use damas::notation::pdn::{self, PdnGame};
+use damas::notation::{diagram, fen, moves, svg};
+use damas::position::Position;
+use damas::rules::{Rules, Variant};
+use damas::search::{Engine, Info, InfoSink, Limits, Score, Silent, Value};
+use damas::with_variant;
 use std::time::Duration;
+
+/// `damas analyze`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The position.
+    #[command(flatten)]
+    position: PositionArgs,
+    /// A file with one PDN FEN per line, each analysed in turn.
+    #[arg(long, conflicts_with_all = ["pdn", "fen", "moves"])]
+    file: Option<String>,
+    /// A PDN file: every move of every game is analysed and annotated (a game's [GameType]
+    /// tag chooses its variant unless --variant is given, else it is guessed from the
+    /// notation; [FEN] the start).
+    #[arg(long, conflicts_with_all = ["fen", "moves"])]
+    pdn: Option<String>,
+    /// With --pdn: only this game of the file (from 1).
+    #[arg(long, requires = "pdn")]
+    game: Option<usize>,
+    /// Search to this depth.
+    #[arg(long, short = 'd')]
+    depth: Option<u32>,
+    /// Search for this many seconds (default 3 per position, 1 per move of a PDN game, when
+    /// no depth is given).
+    #[arg(long, short = 's')]
+    time: Option<f64>,
+    /// Search threads (default: all cores).
+    #[arg(long, short = 't')]
+    threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Show this many best lines (one position, or each of --file's).
+    #[arg(long, default_value_t = 1, conflicts_with = "pdn")]
+    multipv: usize,
+    /// Write an SVG diagram of the position with the best move as an arrow to this file.
+    #[arg(long, conflicts_with_all = ["pdn", "file"])]
+    svg: Option<String>,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The evaluation: default (the built-in trained weights, or the classic terms where
+    /// the rule set has none) or classic.
+    #[arg(long, default_value = "default")]
+    eval: String,
+    /// A weight file of `damas train` to evaluate with.
+    #[arg(long)]
+    eval_file: Option<std::path::PathBuf>,
+    /// The endgame databases' directory (default: the per-user data directory, where
+    /// `damas egdb build` puts them, if there is one; `none`: no databases).
+    #[arg(long, default_value = "")]
+    egdb_path: String,
+    /// Memory for the endgame databases in MiB (beyond it, read from disk through a cache).
+    #[arg(long, default_value_t = damas::egdb::DEFAULT_MEMORY_MB)]
+    egdb_cache: usize,
+}
+
+/// `damas analyze`: one position (the arguments' or the start), each position of `--file`, or
+/// every move of the games of `--pdn`.
+pub fn command(args: AnalyzeArgs) -> Result<(), UserError> {
+    let variant: Variant = args.position.variant()?;
+    if let Some(seconds) = args.time {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Err(UserError("--time must be a positive number of seconds".into()));
+        }
+    }
+    if !(1..=damas::protocol::MAX_MULTIPV).contains(&args.multipv) {
+        return Err(UserError(format!(
+            "--multipv must be from 1 to {}",
+            damas::protocol::MAX_MULTIPV
+        )));
+    }
+    let settings = Settings {
+        depth: args.depth,
+        seconds: args.time,
+        threads: args.threads.unwrap_or_else(default_threads).max(1),
+        hash: args.hash.max(1),
+        json: args.json,
+        multipv: args.multipv,
+        svg: args.svg,
+        eval: args.eval,
+        eval_file: args.eval_file,
+        egdb_path: args.egdb_path,
+        egdb_cache: args.egdb_cache.max(1),
+    };
+    if let Some(path) = &args.pdn {
+        let given = args.position.variant.is_some().then_some(variant);
+        return pdn_file(path, args.game, given, &settings);
+    }
+    if let Some(path) = &args.file {
+        return with_variant!(variant, R => run_file::<R>(path, &settings)).map_err(UserError);
+    }
+    with_variant!(variant, R => {
+        let game = args.position.game::<R>()?;
+        run::<R>(game, &settings).map_err(UserError)
+    })
+}
+
+/// `--pdn`: every game of the file (or game `only`), each in the rule set `given`, else its
+/// own (tag or guess, see [`crate::pdn::rule_set_of`]). A file of several games goes on past a
+/// game that cannot be analysed and fails at the end.
+fn pdn_file(
+    path: &str,
+    only: Option<usize>,
+    given: Option<Variant>,
+    settings: &Settings,
+) -> Result<(), UserError> {
+    let bytes = std::fs::read(path).map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
+    let games = damas::notation::pdn::parse_each(&damas::notation::pdn::decode(&bytes));
+    if let Some(n) = only {
+        if n == 0 || n > games.len() {
+            return Err(UserError(format!(
+                "--game {n}: {path} has {} games (numbered from 1)",
+                games.len()
+            )));
+        }
+    }
+    let count = games.len();
+    let mut failed = 0;
+    for (i, parsed) in games.into_iter().enumerate() {
+        if only.is_some_and(|n| n != i + 1) {
+            continue;
+        }
+        if count > 1 && only.is_none() && !settings.json {
+            println!("[game {} of {count}]", i + 1);
+        }
+        let analysed = parsed.map_err(|e| e.to_string()).and_then(|game| {
+            let variant = match given {
+                Some(variant) => variant,
+                None => {
+                    let (found, guess) = crate::pdn::rule_set_of(&game)?;
+                    if let Some(guess) = guess {
+                        eprintln!("{path}: game {}: {guess}", i + 1);
+                    }
+                    found
+                }
+            };
+            with_variant!(variant, R => run_pdn::<R>(&game, settings))
+        });
+        if let Err(error) = analysed {
+            if count == 1 || only.is_some() {
+                return Err(UserError(error));
+            }
+            eprintln!("{path}: game {}: {error}", i + 1);
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        Err(UserError(format!("{failed} of the {count} games of {path} could not be analysed")))
+    } else {
+        Ok(())
+    }
+}
 
 /// What to search and how.
 #[derive(Clone, Debug, Default)]
-pub struct Settings {
+struct Settings {
     /// Depth limit.
     pub depth: Option<u32>,
     /// Time limit in seconds.
@@ -39,7 +194,7 @@ pub struct Settings {
     pub egdb_cache: usize,
 }
 
-use crate::notation::moves::line_to_pdn as line;
+use damas::notation::moves::line_to_pdn as line;
 
 fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
@@ -110,9 +265,9 @@ fn limits(settings: &Settings, default_seconds: f64) -> Limits {
 
 fn engine<R: Rules>(settings: &Settings) -> Result<Engine<R>, String> {
     let evaluator =
-        crate::eval::Evaluator::<R>::chosen(&settings.eval, settings.eval_file.as_deref())?;
-    let egdb = crate::egdb::open_option::<R>(&settings.egdb_path, settings.egdb_cache, 0)?;
-    let config = crate::search::EngineConfig::new(settings.threads, settings.hash)
+        damas::eval::Evaluator::<R>::chosen(&settings.eval, settings.eval_file.as_deref())?;
+    let egdb = damas::egdb::open_option::<R>(&settings.egdb_path, settings.egdb_cache, 0)?;
+    let config = damas::search::EngineConfig::new(settings.threads, settings.hash)
         .with_evaluator(evaluator)
         .with_egdb(egdb.map(std::sync::Arc::new));
     let mut engine = Engine::<R>::try_with_config(config)?;
@@ -124,7 +279,7 @@ fn engine<R: Rules>(settings: &Settings) -> Result<Engine<R>, String> {
 ///
 /// # Errors
 /// The SVG file cannot be written.
-pub fn run<R: Rules>(game: Game<R>, settings: &Settings) -> Result<(), String> {
+fn run<R: Rules>(game: Game<R>, settings: &Settings) -> Result<(), String> {
     let mut engine = engine::<R>(settings)?;
     analyse_one(&mut engine, &game, settings)
 }
@@ -190,7 +345,7 @@ fn analyse_one<R: Rules>(
 ///
 /// # Errors
 /// The file cannot be read, or some lines were not positions (after analysing the others).
-pub fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
+fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut engine = engine::<R>(settings)?;
     let mut bad = 0;
@@ -229,7 +384,7 @@ const MARKS: [(Value, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
 ///
 /// # Errors
 /// An unreadable FEN tag or an illegal move in the game.
-pub fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(), String> {
+fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(), String> {
     let start = match game_text.tag("FEN") {
         Some(text) => fen::parse::<R>(text).map_err(|e| e.to_string())?,
         None => Position::start(),

@@ -1,9 +1,9 @@
 //! `damas egdb`: building, probing, counting and verifying endgame databases from the command
 //! line, with progress on stderr.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use crate::progress::Progress;
-use damas::bitset::BitSet;
+use damas::board::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
 use damas::egdb::index::{NO_STREAKS, SliceIndex};
 use damas::egdb::{Egdb, Encoding, Outcome, file, verify};

@@ -1,12 +1,12 @@
 //! `damas datagen` and `damas train`: the command lines that make training data and trained
 //! weight files, with their progress on stderr.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use crate::progress::Progress;
-use damas::datagen::{self, Header, Settings};
 use damas::eval::Evaluator;
 use damas::rules::{Rules, Variant};
 use damas::search::EngineConfig;
+use damas::train::datagen::{self, Header, Settings};
 use damas::with_variant;
 use std::collections::HashSet;
 use std::io::Write;
@@ -61,22 +61,22 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Passes over the data.
-    #[arg(long, default_value_t = damas::train::Settings::default().epochs)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().epochs)]
     pub epochs: u32,
     /// Weight of the game result in the target; the rest is the search score's.
-    #[arg(long, default_value_t = damas::train::Settings::default().lambda)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().lambda)]
     pub lambda: f64,
     /// Positions per step.
-    #[arg(long, default_value_t = damas::train::Settings::default().batch)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().batch)]
     pub batch: usize,
     /// Adam's step size in the first epoch, in hundredths of a man.
-    #[arg(long, default_value_t = damas::train::Settings::default().learning_rate)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().learning_rate)]
     pub learning_rate: f64,
     /// Factor of the step size from one epoch to the next.
-    #[arg(long, default_value_t = damas::train::Settings::default().decay)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().decay)]
     pub decay: f64,
     /// Weight decay of the pattern weights.
-    #[arg(long, default_value_t = damas::train::Settings::default().weight_decay)]
+    #[arg(long, default_value_t = damas::train::trainer::Settings::default().weight_decay)]
     pub weight_decay: f64,
     /// Seed of the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -201,7 +201,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         return Err(UserError("no positions to train on".into()));
     }
     let classic = damas::eval::params::weights::<R>();
-    let settings = damas::train::Settings {
+    let settings = damas::train::trainer::Settings {
         epochs: args.epochs,
         lambda: args.lambda.clamp(0.0, 1.0),
         batch: args.batch.max(1),
@@ -213,7 +213,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
     };
     let started = std::time::Instant::now();
     let mut progress = Progress::new(u64::from(settings.epochs), "epochs")?;
-    let (weights, scale) = damas::train::train::<R>(&samples, &settings, |report| {
+    let (weights, scale) = damas::train::trainer::train::<R>(&samples, &settings, |report| {
         progress.println(&format!(
             "epoch {:>3}: training loss {:.5}, validation loss {:.5} (the classic \
              evaluation: {:.5}), {:.0} s",

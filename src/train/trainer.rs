@@ -23,11 +23,11 @@
 //!
 //! Depends on the evaluation and the data format; no I/O (the caller reads and writes files).
 
-use crate::datagen::Sample;
+use super::datagen::Sample;
+use crate::board::types::Side;
 use crate::eval::pattern::{DENSE, Layout, MAX_REGIONS, PATTERNS, PatternWeights};
 use crate::matchplay::openings::{next_random, shuffle};
 use crate::rules::Rules;
-use crate::types::Side;
 use rayon::prelude::*;
 
 /// How to train.
@@ -327,7 +327,7 @@ pub fn train<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitset::BitSet;
+    use crate::board::bitset::BitSet;
     use crate::eval::Pattern;
     use crate::position::Position;
     use crate::rules::English;

@@ -1,7 +1,7 @@
 //! `damas pdn check`: replays every game of PDN files as they are found in collections and
 //! reports, per game, the first move that cannot be read or played and why.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use damas::game::Game;
 use damas::game::replay::{Notation, play_moves};
 use damas::notation::fen;

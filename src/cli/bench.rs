@@ -2,12 +2,13 @@
 //! one thread with a fresh 16 MiB table each; the total node count is the project's signature
 //! for search changes (it must not change in a commit that says "No functional change").
 
-use crate::eval::{Evaluator, Kind};
-use crate::game::Game;
-use crate::notation::{fen, moves};
-use crate::rules::{Rules, Variant};
-use crate::search::{Engine, EngineConfig, Limits, ParamChanges, Silent};
-use crate::with_variant;
+use crate::error::UserError;
+use damas::eval::{Evaluator, Kind};
+use damas::game::Game;
+use damas::notation::{fen, moves};
+use damas::rules::{Rules, Variant};
+use damas::search::{Engine, EngineConfig, Limits, ParamChanges, Silent};
+use damas::with_variant;
 use std::time::{Duration, Instant};
 
 /// The bench positions: (variant, FEN, description).
@@ -53,16 +54,41 @@ pub const POSITIONS: &[(Variant, &str, &str)] = &[
 /// Default bench depth.
 pub const DEPTH: u32 = 12;
 
-/// Runs the bench on `threads` threads, printing one line per position and the signature line
-/// last. Returns the total node count (deterministic with one thread).
-pub fn run(depth: u32, threads: usize) -> u64 {
-    run_with(depth, threads, Kind::Default, ParamChanges::default())
+/// `damas bench`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Depth of each search.
+    #[arg(default_value_t = DEPTH)]
+    depth: u32,
+    /// Search threads (the signature is defined for one; more threads measure lazy-SMP
+    /// speed-up: the time to reach the same depth).
+    #[arg(long, short = 't', default_value_t = 1)]
+    threads: usize,
+    /// The evaluation: default (the signature's) or classic (the hand-set terms: the
+    /// trained evaluation's cost, side by side).
+    #[arg(long, default_value = "default", value_parser = ["default", "classic"])]
+    eval: String,
+    /// The search's tunable numbers as `NAME:VALUE,...` (the hidden `search-params`
+    /// option's form; unnamed ones keep their defaults): the node count and speed of a
+    /// tuner's candidate, or of the search with a pruning turned off.
+    #[arg(long, default_value = "")]
+    search_params: String,
 }
 
-/// [`run`] with the evaluation `kind` (the signature is defined for the default one; `classic`
-/// shows the trained evaluation's cost in nodes per second, side by side) and the search's
-/// tunable numbers `params` (the signature's are the defaults).
-pub fn run_with(depth: u32, threads: usize, kind: Kind, params: ParamChanges) -> u64 {
+/// `damas bench`.
+pub fn command(args: &BenchArgs) -> Result<(), UserError> {
+    let kind = if args.eval == "classic" { Kind::Classic } else { Kind::Default };
+    let params = ParamChanges::parse(&args.search_params).map_err(UserError)?;
+    run(args.depth.max(1), args.threads.max(1), kind, params);
+    Ok(())
+}
+
+/// Runs the bench on `threads` threads with the evaluation `kind` (the signature is defined for
+/// the default one; `classic` shows the trained evaluation's cost in nodes per second, side by
+/// side) and the search's tunable numbers `params` (the signature's are the defaults), printing
+/// one line per position and the signature line last. Returns the total node count
+/// (deterministic with one thread).
+fn run(depth: u32, threads: usize, kind: Kind, params: ParamChanges) -> u64 {
     let started = Instant::now();
     let mut total = 0;
     let mut searching = Duration::ZERO;

@@ -5,7 +5,7 @@
 //! The tournament itself is the library's (`damas::matchplay`); this module only reads
 //! arguments and draws.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use damas::matchplay::engine::EngineSpec;
 use damas::matchplay::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use damas::matchplay::stats::{EloModel, Sprt};

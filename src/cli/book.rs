@@ -9,7 +9,7 @@
 //! (under a temporary name, then renamed), and a build that stops goes on from the positions
 //! already in the file when started again with the same arguments.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use crate::progress::Progress;
 use damas::book::{self, Book, BookMove};
 use damas::game::Game;

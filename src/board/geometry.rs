@@ -1,6 +1,6 @@
 //! Board shapes: how squares map to bits, and how a step in each direction is a shift.
 //!
-//! Owns the bit layouts of every board damas plays on. It depends only on [`crate::bitset`] and
+//! Owns the bit layouts of every board damas plays on. It depends only on [`crate::board::bitset`] and
 //! must not know about pieces, sides or rules.
 //!
 //! Squares have two identities here: the *square index* (0-based, playable squares only, in
@@ -18,7 +18,7 @@
 //! 7 = down (`11 - d` is the opposite), each a step to the nearest square of the same colour:
 //! two rows up or down, or the next playable square along the row. Frisian captures use them.
 
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
 use std::fmt::Debug;
 
 /// A board shape. Implemented by zero-sized marker types; everything is an associated constant or

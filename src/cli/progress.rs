@@ -2,7 +2,7 @@
 //! terminal, and where it is not (a log file, CI) a plain line every tenth of the job, which
 //! the bar would not draw.
 
-use crate::cli::UserError;
+use crate::error::UserError;
 use std::time::Instant;
 
 /// A job's progress.

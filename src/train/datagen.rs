@@ -31,9 +31,10 @@
 //! Depends on the search, the game layer and the match referee; file I/O only through the
 //! reader and writer it is given.
 
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::Side;
 use crate::game::GameRules;
-use crate::geometry::Geometry;
 use crate::matchplay::openings::next_random;
 use crate::matchplay::player::Builtin;
 use crate::matchplay::referee::{self, Adjudication, GameResult, ResignAdjudication, Seat};
@@ -42,7 +43,6 @@ use crate::movegen::{has_capture, legal_moves};
 use crate::position::{Bits, Position};
 use crate::rules::{Rules, Variant};
 use crate::search::{Engine, EngineConfig, Limits, Silent};
-use crate::types::Side;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -130,7 +130,8 @@ fn encode<R: Rules>(position: &Position<R>, score: i16, out: &mut Vec<u8>) {
         let code = match position.piece_at(R::Geo::bit(square)) {
             None => 0,
             Some((side, piece)) => {
-                1 + side.index() as u8 + if piece == crate::types::Piece::King { 2 } else { 0 }
+                1 + side.index() as u8
+                    + if piece == crate::board::types::Piece::King { 2 } else { 0 }
             }
         };
         board[square as usize / 2] |= code << (4 * (square % 2));

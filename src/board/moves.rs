@@ -7,7 +7,7 @@
 //!
 //! Depends on `bitset` only.
 
-use crate::bitset::BitSet;
+use crate::board::bitset::BitSet;
 
 /// A move: origin, destination, captured pieces and crowning. Destination equals origin for a
 /// king capture that comes back to its start square.
