@@ -99,6 +99,42 @@ enum Arrival {
     Open(Value),
 }
 
+/// What step 4 ([`Searcher::probe_table`]) finds in the table.
+enum TableProbe {
+    /// The node's value: the entry settles the window.
+    Cut(Value),
+    /// The search goes on, with the entry's move first where it has one (its index).
+    Move(Option<usize>),
+}
+
+/// Where a node's move loop is in its moves (see [`Searcher::next_move`]).
+struct MovePicker {
+    /// Moves picked from the list so far.
+    pick: usize,
+    /// The table's move (its index), searched first.
+    table_move: Option<usize>,
+    /// The order keys with list indices, computed only once a move after the table's is
+    /// needed (`ordered`).
+    order: Vec<(i32, usize)>,
+    ordered: bool,
+    /// This node's part of the deferred stack starts here; the next deferred move to search.
+    deferred_from: usize,
+    next_deferred: usize,
+}
+
+impl MovePicker {
+    fn new(table_move: Option<usize>, deferred_from: usize) -> Self {
+        MovePicker {
+            pick: 0,
+            table_move,
+            order: Vec::new(),
+            ordered: false,
+            deferred_from,
+            next_deferred: deferred_from,
+        }
+    }
+}
+
 /// One completed iteration.
 #[derive(Clone, Debug)]
 pub struct Iteration<R: Rules> {
@@ -431,7 +467,16 @@ impl<R: Rules> Searcher<R> {
     }
 
     /// The search of a node `depth` plies from the horizon (a leaf at 0 or less, handed to
-    /// [`Searcher::leaf`]) on the window (`alpha`, `beta`), reached with `counters`.
+    /// [`Searcher::leaf`]) on the window (`alpha`, `beta`), reached with `counters`. Its steps:
+    /// 1. arrival (the root's set-up; below it the game's end, the databases, the mate
+    ///    distance: [`Searcher::arrive`]);
+    /// 2. the node counted, the ply limit, the clock;
+    /// 3. the legal moves (none: the game is lost or drawn here);
+    /// 4. the transposition table ([`Searcher::probe_table`]);
+    /// 5. the static cut near the horizon ([`Searcher::static_cut`]);
+    /// 6. ProbCut far from it ([`Searcher::probcut`]);
+    /// 7. the moves, by principal variation search ([`Searcher::search_moves`]);
+    /// 8. the result stored in the table ([`Searcher::store`]).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -448,12 +493,13 @@ impl<R: Rules> Searcher<R> {
         if depth <= 0 && ply > 0 {
             return self.leaf(position, counters, alpha, beta, ply, tt, control);
         }
+        // Step 1. Arrival. The table's bucket is asked for first: the probe of step 4 would wait
+        // on memory.
         self.pv[ply].clear();
         if ply == 0 {
             self.patterns[0] = self.evaluator.patterns(position);
             self.search_known = position.occupied().count() <= self.egdb_pieces;
         }
-        // The probe below would wait on memory: start the load now.
         tt.prefetch(position.hash());
         // The counters as the parent handed them (ProbCut searches this node again with them).
         let entry_counters = counters;
@@ -464,6 +510,7 @@ impl<R: Rules> Searcher<R> {
                 Arrival::Open(known) => band = known,
             }
         }
+        // Step 2. The node counted; the ply limit, the clock and the node limit.
         if ply >= MAX_PLY - 1 {
             return self.evaluate_at(position, ply, band);
         }
@@ -473,8 +520,8 @@ impl<R: Rules> Searcher<R> {
             return 0;
         }
         let depth = depth.max(1);
-        // Step 3. Moves, generated before the table is read: the bucket's load, started at the
-        // top, arrives meanwhile (measured: 4.8 -> 5.5 M nodes/s with a 64 MiB table).
+        // Step 3. Moves, generated before the table is read: the bucket's load, started in step
+        // 1, arrives meanwhile (measured: 4.8 -> 5.5 M nodes/s with a 64 MiB table).
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.rules.legal_moves_into(position, &counters, &mut list);
         if list.is_empty() {
@@ -483,23 +530,14 @@ impl<R: Rules> Searcher<R> {
         }
         // Step 4. Transposition table.
         let key = position.hash();
-        let entry = tt.probe(key);
-        let mut table_move = None;
-        if let Some(entry) = entry {
-            if !pv_node && entry.depth >= depth {
-                let score = score_from_tt(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
+        let mut table_move =
+            match Self::probe_table(tt, key, &list, depth, alpha, beta, ply, pv_node) {
+                TableProbe::Cut(score) => {
                     self.lists[ply] = list;
                     return score;
                 }
-            }
-            table_move = entry.mv.and_then(|mv| table_move_index(&list, mv));
-        }
+                TableProbe::Move(index) => index,
+            };
         // Every child with depth left will probe the table: their buckets are asked for now,
         // each a sibling's subtree or more ahead of its probe, which would otherwise wait on
         // memory.
@@ -508,31 +546,120 @@ impl<R: Rules> Searcher<R> {
                 tt.prefetch(position.hash_after(mv));
             }
         }
-        // Step 4b. Quiet positions far above beta near the horizon: cut on the evaluation, when
-        // neither side has a capture (one would change the material the evaluation counts).
-        if !pv_node
-            && ply > 0
-            && depth <= self.params.static_cut_depth
-            && beta.abs() < WIN_BOUND
-            && !list.as_slice()[0].is_capture()
-        {
-            // The opponent's captures (a pass and a move generation) are looked for only when
-            // the evaluation would cut.
-            let eval = self.evaluate_at(position, ply, band);
-            if eval - self.params.static_cut_margin * depth >= beta
-                && nobody_can_capture(position, &list)
+        // Step 5. Static cut.
+        if let Some(score) = self.static_cut(position, &list, depth, beta, ply, band, pv_node) {
+            self.lists[ply] = list;
+            return score;
+        }
+        // Step 6. ProbCut. Its shallow search is this node's, at this ply: the list goes back
+        // to its slot meanwhile, and the table's move is read again after it.
+        if self.probcut_applies(position, &list, depth, beta, ply, pv_node) {
+            self.lists[ply] = list;
+            if let Some(score) =
+                self.probcut(position, entry_counters, depth, beta, ply, tt, control)
             {
-                self.lists[ply] = list;
-                return eval;
+                return score;
+            }
+            list = std::mem::take(&mut self.lists[ply]);
+            table_move =
+                tt.probe(key).and_then(|entry| entry.mv).and_then(|mv| table_move_index(&list, mv));
+            self.pv[ply].clear();
+        }
+        // Step 7. The moves.
+        let searched = self.search_moves(
+            position, &counters, &list, table_move, depth, alpha, beta, ply, pv_node, tt, control,
+        );
+        let Some((best, best_index)) = searched else {
+            self.lists[ply] = list;
+            return 0;
+        };
+        let best_move = list.as_slice()[best_index];
+        self.lists[ply] = list;
+        if ply == 0 && !self.excluded.is_empty() {
+            // A root searched without some moves is not the position's true value.
+            return best;
+        }
+        // Step 8. Store.
+        Self::store(tt, key, (best_index, best_move), best, depth, alpha, beta, ply);
+        best
+    }
+
+    /// Step 4: the table's entry for the node: a cut where its score, searched deep enough,
+    /// settles the window (never at PV nodes), else the index in `list` of its move, if any.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn probe_table(
+        tt: &TranspositionTable,
+        key: u64,
+        list: &MoveList<Bits<R>>,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> TableProbe {
+        let Some(entry) = tt.probe(key) else {
+            return TableProbe::Move(None);
+        };
+        if !pv_node && entry.depth >= depth {
+            let score = score_from_tt(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return TableProbe::Cut(score);
             }
         }
-        // Step 4c. ProbCut (at the nodes `params::probcut` names): a node far from the horizon
-        // whose shallow search is well above beta is taken as a cut (Scan's form: depth x 0.4,
-        // 0.1 man a ply above beta, not nested). The 8x8 rule sets cut only where nobody can
-        // capture: where a capture is due the shallow search counts the man a sacrifice gives
-        // and not the shot behind it. International measured the other way round.
+        TableProbe::Move(entry.mv.and_then(|mv| table_move_index(list, mv)))
+    }
+
+    /// Step 5: a quiet position far above beta near the horizon is cut on its evaluation, when
+    /// neither side has a capture (one would change the material the evaluation counts).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn static_cut(
+        &self,
+        position: &Position<R>,
+        list: &MoveList<Bits<R>>,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+        band: Value,
+        pv_node: bool,
+    ) -> Option<Value> {
+        if pv_node
+            || ply == 0
+            || depth > self.params.static_cut_depth
+            || beta.abs() >= WIN_BOUND
+            || list.as_slice()[0].is_capture()
+        {
+            return None;
+        }
+        // The opponent's captures (a pass and a move generation) are looked for only when the
+        // evaluation would cut.
+        let eval = self.evaluate_at(position, ply, band);
+        (eval - self.params.static_cut_margin * depth >= beta && nobody_can_capture(position, list))
+            .then_some(eval)
+    }
+
+    /// Step 6, where it applies (at the nodes `params::probcut` names): a node far from the
+    /// horizon, not a PV node, not inside another ProbCut search. The 8x8 rule sets cut only
+    /// where nobody can capture: where a capture is due the shallow search counts the man a
+    /// sacrifice gives and not the shot behind it. International measured the other way round.
+    #[inline(always)]
+    fn probcut_applies(
+        &self,
+        position: &Position<R>,
+        list: &MoveList<Bits<R>>,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> bool {
         let probcut = params::probcut::<R>();
-        if probcut != ProbCutNodes::None
+        probcut != ProbCutNodes::None
             && !pv_node
             && !self.probing
             && ply > 0
@@ -540,80 +667,81 @@ impl<R: Rules> Searcher<R> {
             && beta.abs() < WIN_BOUND
             && position.occupied().count() as i32 > self.params.probcut_min_pieces
             && match probcut {
-                ProbCutNodes::Quiet => nobody_can_capture(position, &list),
+                ProbCutNodes::Quiet => nobody_can_capture(position, list),
                 ProbCutNodes::Captures => list.as_slice()[0].is_capture(),
                 ProbCutNodes::None => false,
             }
-        {
-            let probe_beta = beta + self.params.probcut_margin * depth;
-            self.lists[ply] = list;
-            self.probing = true;
-            let shallow = depth * self.params.probcut_depth_percent / 100;
-            let score = self.search(
-                position,
-                entry_counters,
-                shallow,
-                probe_beta - 1,
-                probe_beta,
-                ply,
-                false,
-                tt,
-                control,
-            );
-            self.probing = false;
-            if control.stop.load(Ordering::Relaxed) {
-                return 0;
-            }
-            if score >= probe_beta {
-                return score - self.params.probcut_margin * depth;
-            }
-            list = std::mem::take(&mut self.lists[ply]);
-            table_move =
-                tt.probe(key).and_then(|entry| entry.mv).and_then(|mv| table_move_index(&list, mv));
-            self.pv[ply].clear();
+    }
+
+    /// Step 6: ProbCut's shallow search (Scan's form: depth x 0.4, 0.1 man a ply above beta,
+    /// not nested). A node whose shallow search is well above beta is taken as a cut. `Some`
+    /// ends the node with that value: the cut, or 0 when the search was stopped.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        position: &Position<R>,
+        counters: Counters,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Option<Value> {
+        let margin = self.params.probcut_margin * depth;
+        let probe_beta = beta + margin;
+        self.probing = true;
+        let shallow = depth * self.params.probcut_depth_percent / 100;
+        let score = self.search(
+            position,
+            counters,
+            shallow,
+            probe_beta - 1,
+            probe_beta,
+            ply,
+            false,
+            tt,
+            control,
+        );
+        self.probing = false;
+        if control.stop.load(Ordering::Relaxed) {
+            return Some(0);
         }
-        // Step 5. Principal variation search.
-        let original_alpha = alpha;
+        (score >= probe_beta).then_some(score - margin)
+    }
+
+    /// Step 7: the node's moves searched in turn ([`Searcher::next_move`] gives the order), each
+    /// by [`Searcher::search_move`], until one reaches `beta`. Moves another thread is
+    /// searching right now wait until the others are done (ABDADA's idea): by then that
+    /// thread's result is likely in the table. Returns the best score and its move's index in
+    /// `list` (the first move's when none beat `alpha`), or `None` when the search was stopped.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        position: &Position<R>,
+        counters: &Counters,
+        list: &MoveList<Bits<R>>,
+        table_move: Option<usize>,
+        depth: i32,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Option<(Value, usize)> {
+        let key = position.hash();
         let mut best = -INFINITY;
         let mut best_index = usize::MAX;
-        let forced = list.len() == 1;
+        // A forced move costs no depth.
+        let extension = i32::from(list.len() == 1 && ply < MAX_PLY / 2);
         let mut count = 0;
-        // Moves another thread is searching right now wait until the others are done (ABDADA's
-        // idea): by then that thread's result is likely in the table.
-        let deferred_from = self.deferred.len();
         let quiets_from = self.quiets.len();
         let may_defer = self.shared && depth >= DEFER_DEPTH;
-        let (mut pick, mut next_deferred) = (0, deferred_from);
-        // The table's move is searched first, before the other moves' order keys are computed:
-        // most nodes where it is known cut off with it and need no keys.
-        let mut order = Vec::new();
-        let mut ordered = false;
-        loop {
-            let (index, second_pass) = if pick < list.len() {
-                let index = match table_move {
-                    Some(index) if pick == 0 => index,
-                    _ => {
-                        if !ordered {
-                            ordered = true;
-                            order = std::mem::take(&mut self.orders[ply]);
-                            self.order(&list, ply, &mut order);
-                            if let Some(index) = table_move {
-                                // Taken out of the pick order, where it comes first.
-                                order[index].0 = i32::MAX;
-                                select(&mut order, 0);
-                            }
-                        }
-                        select(&mut order, pick)
-                    }
-                };
-                pick += 1;
-                (index, false)
-            } else if next_deferred < self.deferred.len() {
-                next_deferred += 1;
-                (self.deferred[next_deferred - 1], true)
-            } else {
-                break;
-            };
+        let mut picker = MovePicker::new(table_move, self.deferred.len());
+        let mut stopped = false;
+        while let Some((index, second_pass)) = self.next_move(&mut picker, list, ply) {
             if best_index == usize::MAX {
                 best_index = index;
             }
@@ -632,58 +760,21 @@ impl<R: Rules> Searcher<R> {
                 }
                 control.busy.enter(child_key);
             }
-            let next = self.rules.after(&counters, position, &mv);
+            let next = self.rules.after(counters, position, &mv);
             self.path.push(key);
-            // A forced move costs no depth; captures are never reduced.
-            let extension = i32::from(forced && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
-            // The child's search on the window (low, high) of this node, its score from here.
-            let search_child =
-                |searcher: &mut Self, depth: i32, low: Value, high: Value, pv: bool| {
-                    if depth <= 0 {
-                        -searcher.leaf(&child, next, -high, -low, ply + 1, tt, control)
-                    } else {
-                        -searcher.search(&child, next, depth, -high, -low, ply + 1, pv, tt, control)
-                    }
-                };
-            let mut score;
-            if count == 0 {
-                score = search_child(self, new_depth, alpha, beta, pv_node);
-            } else {
-                let late = &self.params;
-                let reduce = if depth >= late.lmr_depth
-                    && count >= late.lmr_count
-                    && !mv.is_capture()
-                    && !pv_node
-                {
-                    1 + i32::from(count >= late.lmr_late_count)
-                } else {
-                    0
-                };
-                // Principal variation search: a null window first (reduced for late quiet
-                // moves), the full depth when a reduced search beats alpha, the full window
-                // when the score lands inside it.
-                score = search_child(self, new_depth - reduce, alpha, alpha + 1, false);
-                if score > alpha && reduce > 0 {
-                    score = search_child(self, new_depth, alpha, alpha + 1, false);
-                }
-                if score > alpha && score < beta {
-                    score = search_child(self, new_depth, alpha, beta, true);
-                }
-            }
+            let window = (alpha, beta);
+            let score = self.search_move(
+                &child, next, &mv, new_depth, depth, count, window, ply, pv_node, tt, control,
+            );
             self.path.pop();
             if let Some(child_key) = busy {
                 control.busy.leave(child_key);
             }
             count += 1;
             if control.stop.load(Ordering::Relaxed) {
-                self.lists[ply] = list;
-                if ordered {
-                    self.orders[ply] = order;
-                }
-                self.deferred.truncate(deferred_from);
-                self.quiets.truncate(quiets_from);
-                return 0;
+                stopped = true;
+                break;
             }
             if score > best {
                 best = score;
@@ -696,11 +787,7 @@ impl<R: Rules> Searcher<R> {
                     }
                     if score >= beta {
                         if !mv.is_capture() {
-                            self.reward(&mv, depth, ply);
-                            for at in quiets_from..self.quiets.len() {
-                                let tried = list.as_slice()[self.quiets[at]];
-                                self.update_history(&tried, -history_bonus(depth));
-                            }
+                            self.reward_cutoff(&mv, list, depth, ply, quiets_from);
                         }
                         break;
                     }
@@ -710,21 +797,172 @@ impl<R: Rules> Searcher<R> {
                 self.quiets.push(index);
             }
         }
-        let best_move = list.as_slice()[best_index];
-        self.lists[ply] = list;
-        if ordered {
-            self.orders[ply] = order;
+        if picker.ordered {
+            self.orders[ply] = picker.order;
         }
-        self.deferred.truncate(deferred_from);
+        self.deferred.truncate(picker.deferred_from);
         self.quiets.truncate(quiets_from);
-        if ply == 0 && !self.excluded.is_empty() {
-            // A root searched without some moves is not the position's true value.
-            return best;
+        (!stopped).then_some((best, best_index))
+    }
+
+    /// The next move to search at a node (its index in `list`, and whether it is one deferred
+    /// earlier): the table's move first, before the other moves' order keys are computed (most
+    /// nodes where it is known cut off with it and need no keys), then the others by their
+    /// keys, then the deferred ones.
+    #[inline(always)]
+    fn next_move(
+        &mut self,
+        picker: &mut MovePicker,
+        list: &MoveList<Bits<R>>,
+        ply: usize,
+    ) -> Option<(usize, bool)> {
+        if picker.pick < list.len() {
+            let index = match picker.table_move {
+                Some(index) if picker.pick == 0 => index,
+                _ => {
+                    if !picker.ordered {
+                        picker.ordered = true;
+                        picker.order = std::mem::take(&mut self.orders[ply]);
+                        self.order(list, ply, &mut picker.order);
+                        if let Some(index) = picker.table_move {
+                            // Taken out of the pick order, where it comes first.
+                            picker.order[index].0 = i32::MAX;
+                            select(&mut picker.order, 0);
+                        }
+                    }
+                    select(&mut picker.order, picker.pick)
+                }
+            };
+            picker.pick += 1;
+            Some((index, false))
+        } else if picker.next_deferred < self.deferred.len() {
+            picker.next_deferred += 1;
+            Some((self.deferred[picker.next_deferred - 1], true))
+        } else {
+            None
         }
-        // Step 6. Store.
+    }
+
+    /// One move's search at a node searched to `depth` on `window`, the `count`th searched
+    /// there: the first on the whole window; a later one on a null window first, one or two
+    /// plies shallower when it is a late quiet move at a non-PV node (late-move reduction,
+    /// captures never), again at full depth when a reduced search beats alpha, and on the
+    /// whole window when the score lands inside it (principal variation search). The score
+    /// from the node's side.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        child: &Position<R>,
+        next: Counters,
+        mv: &MoveOf<R>,
+        new_depth: i32,
+        depth: i32,
+        count: i32,
+        (alpha, beta): (Value, Value),
+        ply: usize,
+        pv_node: bool,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Value {
+        if count == 0 {
+            return self
+                .search_child(child, next, new_depth, alpha, beta, ply, pv_node, tt, control);
+        }
+        let late = &self.params;
+        let reduce =
+            if depth >= late.lmr_depth && count >= late.lmr_count && !mv.is_capture() && !pv_node {
+                1 + i32::from(count >= late.lmr_late_count)
+            } else {
+                0
+            };
+        let mut score = self.search_child(
+            child,
+            next,
+            new_depth - reduce,
+            alpha,
+            alpha + 1,
+            ply,
+            false,
+            tt,
+            control,
+        );
+        if score > alpha && reduce > 0 {
+            score = self.search_child(
+                child,
+                next,
+                new_depth,
+                alpha,
+                alpha + 1,
+                ply,
+                false,
+                tt,
+                control,
+            );
+        }
+        if score > alpha && score < beta {
+            score = self.search_child(child, next, new_depth, alpha, beta, ply, true, tt, control);
+        }
+        score
+    }
+
+    /// The search of `child`, one ply below `ply`, to `depth` on the window (`low`, `high`) of
+    /// its parent: the score from the parent's side.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position<R>,
+        next: Counters,
+        depth: i32,
+        low: Value,
+        high: Value,
+        ply: usize,
+        pv: bool,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Value {
+        if depth <= 0 {
+            -self.leaf(child, next, -high, -low, ply + 1, tt, control)
+        } else {
+            -self.search(child, next, depth, -high, -low, ply + 1, pv, tt, control)
+        }
+    }
+
+    /// A quiet move that cut off: its killer and history reward, and a history penalty for the
+    /// quiet moves searched before it at the node.
+    fn reward_cutoff(
+        &mut self,
+        mv: &MoveOf<R>,
+        list: &MoveList<Bits<R>>,
+        depth: i32,
+        ply: usize,
+        quiets_from: usize,
+    ) {
+        self.reward(mv, depth, ply);
+        for at in quiets_from..self.quiets.len() {
+            let tried = list.as_slice()[self.quiets[at]];
+            self.update_history(&tried, -history_bonus(depth));
+        }
+    }
+
+    /// Step 8: the node's result in the table: its best move (`best`: index in the list and
+    /// move), and its score as a bound of the window (`alpha`, `beta`) it was searched on.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        tt: &TranspositionTable,
+        key: u64,
+        (best_index, best_move): (usize, MoveOf<R>),
+        best: Value,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -742,7 +980,6 @@ impl<R: Rules> Searcher<R> {
                 bound,
             },
         );
-        best
     }
 
     /// The line at `ply` becomes `mv` followed by the line found below it.
