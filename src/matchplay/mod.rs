@@ -20,6 +20,7 @@ pub mod referee;
 pub mod stats;
 pub mod tc;
 
+use crate::board::types::Side;
 use crate::egdb::Egdb;
 use crate::game::GameRules;
 use crate::notation::{fen, moves, pdn};
@@ -34,7 +35,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Sender, channel};
 use std::time::{Duration, Instant};
 use tc::TimeControl;
 
@@ -291,8 +292,8 @@ fn game_line<R: Rules>(settings: &MatchSettings, played: &Played<R>) -> String {
     let name = |index: usize| &settings.engines[index].name;
     let outcome = match record.result {
         GameResult::Draw => "draw".to_string(),
-        GameResult::Win(crate::board::types::Side::White) => format!("{} wins", name(played.white)),
-        GameResult::Win(crate::board::types::Side::Black) => format!("{} wins", name(played.black)),
+        GameResult::Win(Side::White) => format!("{} wins", name(played.white)),
+        GameResult::Win(Side::Black) => format!("{} wins", name(played.black)),
     };
     format!(
         "game {}: {} (white) - {} (black): {outcome}, {} ({}: {}, {} plies)",
@@ -311,23 +312,104 @@ fn points_of_first<R: Rules>(pairing: (usize, usize), played: &Played<R>) -> f64
     match played.record.result {
         GameResult::Draw => 0.5,
         GameResult::Win(side) => {
-            let winner =
-                if side == crate::board::types::Side::White { played.white } else { played.black };
+            let winner = if side == Side::White { played.white } else { played.black };
             if winner == pairing.0 { 1.0 } else { 0.0 }
         }
     }
 }
 
-/// Plays the match.
+/// Plays the match `settings` describes, reporting each game to `observer` as it ends.
+///
+/// Its parts: the settings checked ([`check`]) and every engine started once
+/// ([`check_players`]); the games laid out as jobs ([`schedule`]), each opening twice with
+/// colours reversed; `concurrency` workers playing them ([`play_jobs`]) while this thread adds
+/// up their results ([`Tally`]), writes each game's PDN and stops early when the SPRT decides.
 ///
 /// # Errors
-/// Fewer than two engines, an openings file that cannot be read in the variant, an engine that
-/// cannot be started at all (each is started once before the first game), a PDN file that
-/// cannot be written.
+/// Settings that cannot make a match, an engine that cannot start, openings or databases
+/// that cannot be read, a PDN file that cannot be written.
 pub fn run<R: Rules>(
     settings: &MatchSettings,
     observer: &mut dyn Observer,
 ) -> Result<MatchReport, String> {
+    check(settings)?;
+    let controls: Vec<TimeControl> =
+        settings.engines.iter().map(|spec| spec.tc.unwrap_or(settings.tc)).collect();
+    let pairs_per_pairing = settings.games.max(1).div_ceil(2);
+    let opening_list = openings_of::<R>(settings, pairs_per_pairing as usize)?;
+    check_players::<R>(settings, &controls)?;
+    let egdb = match &settings.egdb_path {
+        Some(dir) => Some(adjudicating_egdb::<R>(dir)?),
+        None => None,
+    };
+    let mut pdn_file = match &settings.pdn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot write {path}: {e}"))?,
+        ),
+        None => None,
+    };
+    let pairing_list = pairings(settings.engines.len(), settings.pairing);
+    let jobs = schedule(pairs_per_pairing, pairing_list.len());
+    let total = jobs.len() as u32;
+    let work = Work {
+        settings,
+        jobs: Mutex::new(jobs),
+        stop: AtomicBool::new(false),
+        controls: &controls,
+        pairing_list: &pairing_list,
+        opening_list: &opening_list,
+        rules: GameRules::chosen::<R>(settings.draw_rules, true),
+        egdb: egdb.as_ref(),
+    };
+    let mut tally = Tally::new(&pairing_list);
+    let started = Instant::now();
+    observer.started(total);
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = channel::<Played<R>>();
+        for _ in 0..settings.concurrency.max(1) {
+            let (work, sender) = (&work, sender.clone());
+            scope.spawn(move || play_jobs(work, &sender));
+        }
+        drop(sender);
+        for played in receiver {
+            if tally.add(&played, settings.sprt.as_ref()) {
+                work.stop.store(true, Ordering::Relaxed);
+            }
+            if let Some(file) = &mut pdn_file {
+                let text = game_pdn(settings, &played, &controls);
+                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                    write_error.get_or_insert(format!("cannot write the PDN file: {e}"));
+                    work.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            observer.finished(&GameReport {
+                finished: tally.played,
+                total,
+                line: game_line(settings, &played),
+                standing: standing(&tally.results[0], settings.sprt.as_ref()),
+            });
+        }
+    });
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    Ok(MatchReport {
+        names: settings.engines.iter().map(|spec| spec.name.clone()).collect(),
+        pairings: tally.results,
+        terminations: tally.terminations,
+        sprt: settings.sprt,
+        elapsed: started.elapsed(),
+        played: tally.played,
+    })
+}
+
+/// The settings that cannot make a match.
+fn check(settings: &MatchSettings) -> Result<(), String> {
     let engines = settings.engines.len();
     if engines < 2 {
         return Err("a match needs two engines or more (--engine ... --engine ...)".into());
@@ -339,155 +421,144 @@ pub fn run<R: Rules>(
     if has_dxp && settings.concurrency > 1 {
         return Err("a DXP engine is reached at one address: use --concurrency 1".into());
     }
-    let controls: Vec<TimeControl> =
-        settings.engines.iter().map(|spec| spec.tc.unwrap_or(settings.tc)).collect();
-    let pairs_per_pairing = settings.games.max(1).div_ceil(2);
-    let mut opening_list = match &settings.openings {
+    Ok(())
+}
+
+/// The match's start positions: the openings file's, or `pairs` random ones; shuffled if
+/// asked.
+fn openings_of<R: Rules>(
+    settings: &MatchSettings,
+    pairs: usize,
+) -> Result<Vec<Position<R>>, String> {
+    let mut list = match &settings.openings {
         Some((text, name)) => openings::read::<R>(text, name)?,
-        None => openings::random::<R>(pairs_per_pairing as usize, settings.seed),
+        None => openings::random::<R>(pairs, settings.seed),
     };
     if settings.shuffle {
-        openings::shuffle(&mut opening_list, settings.seed);
+        openings::shuffle(&mut list, settings.seed);
     }
-    // Every engine once, before any game: a wrong path is one clear error, not a match of
-    // forfeits.
-    for (spec, control) in settings.engines.iter().zip(&controls) {
+    Ok(list)
+}
+
+/// Every engine started once, before any game: a wrong path is one clear error, not a match
+/// of forfeits. (A DXP engine is reached when its first game starts.)
+fn check_players<R: Rules>(
+    settings: &MatchSettings,
+    controls: &[TimeControl],
+) -> Result<(), String> {
+    for (spec, control) in settings.engines.iter().zip(controls) {
         if !matches!(spec.kind, Kind::Dxp { .. }) {
             start_player::<R>(spec, *control).map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
     }
-    let egdb = match &settings.egdb_path {
-        Some(dir) => Some(adjudicating_egdb::<R>(dir)?),
-        None => None,
-    };
-    let egdb = egdb.as_ref();
-    let mut pdn_file = match &settings.pdn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot write {path}: {e}"))?,
-        ),
-        None => None,
-    };
-    let pairing_list = pairings(engines, settings.pairing);
+    Ok(())
+}
+
+/// The match's games in the order they are handed out: game pair by game pair, each pairing's
+/// pair in turn, each opening with one engine first and then the other.
+fn schedule(pairs_per_pairing: u32, pairings: usize) -> VecDeque<Job> {
     let mut jobs = VecDeque::new();
     let mut round = 0;
     for pair in 0..pairs_per_pairing {
-        for (pairing, _) in pairing_list.iter().enumerate() {
+        for pairing in 0..pairings {
             for first_moves_first in [true, false] {
                 round += 1;
                 jobs.push_back(Job { pairing, pair, first_moves_first, round });
             }
         }
     }
-    let total = jobs.len() as u32;
-    let jobs = Mutex::new(jobs);
-    let stop = AtomicBool::new(false);
-    let rules = GameRules::chosen::<R>(settings.draw_rules, true);
-    let mut results: Vec<PairingResult> = pairing_list
-        .iter()
-        .map(|&engines| PairingResult { engines, ..PairingResult::default() })
-        .collect();
-    let mut terminations = BTreeMap::new();
-    let mut first_of_pair: HashMap<(usize, u32), f64> = HashMap::new();
-    let started = Instant::now();
-    let mut played_count = 0;
-    observer.started(total);
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        let (sender, receiver) = channel::<Played<R>>();
-        for _ in 0..settings.concurrency.max(1) {
-            let sender = sender.clone();
-            let (jobs, stop, controls, pairing_list) = (&jobs, &stop, &controls, &pairing_list);
-            let (opening_list, rules) = (&opening_list, &rules);
-            scope.spawn(move || {
-                let mut live: HashMap<usize, Box<dyn Player<R>>> = HashMap::new();
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some(job) = jobs.lock().ok().and_then(|mut queue| queue.pop_front()) else {
-                        break;
-                    };
-                    let (a, b) = pairing_list[job.pairing];
-                    let start = opening_list[job.pair as usize % opening_list.len()];
-                    let a_side = if job.first_moves_first {
-                        start.side_to_move()
-                    } else {
-                        !start.side_to_move()
-                    };
-                    let (white, black) =
-                        if a_side == crate::board::types::Side::White { (a, b) } else { (b, a) };
-                    let record = play_one(
-                        settings,
-                        start,
-                        rules.clone(),
-                        (white, black),
-                        controls,
-                        &mut live,
-                        egdb,
-                    );
-                    if sender.send(Played { job, white, black, record }).is_err() {
-                        break;
-                    }
-                }
-            });
+    jobs
+}
+
+/// What the workers share: the jobs left, the stop flag, and what every game needs.
+struct Work<'a, R: Rules> {
+    settings: &'a MatchSettings,
+    jobs: Mutex<VecDeque<Job>>,
+    stop: AtomicBool,
+    controls: &'a [TimeControl],
+    pairing_list: &'a [(usize, usize)],
+    opening_list: &'a [Position<R>],
+    rules: GameRules,
+    egdb: Option<&'a Egdb<R>>,
+}
+
+/// One worker: takes jobs until there are none or the match stops, plays each with the
+/// players it keeps running between games, and sends each game back.
+fn play_jobs<R: Rules>(work: &Work<'_, R>, sender: &Sender<Played<R>>) {
+    let mut live: HashMap<usize, Box<dyn Player<R>>> = HashMap::new();
+    while !work.stop.load(Ordering::Relaxed) {
+        let Some(job) = work.jobs.lock().ok().and_then(|mut queue| queue.pop_front()) else {
+            break;
+        };
+        let (a, b) = work.pairing_list[job.pairing];
+        let start = work.opening_list[job.pair as usize % work.opening_list.len()];
+        let a_side =
+            if job.first_moves_first { start.side_to_move() } else { !start.side_to_move() };
+        let (white, black) = if a_side == Side::White { (a, b) } else { (b, a) };
+        let record = play_one(
+            work.settings,
+            start,
+            work.rules.clone(),
+            (white, black),
+            work.controls,
+            &mut live,
+            work.egdb,
+        );
+        if sender.send(Played { job, white, black, record }).is_err() {
+            break;
         }
-        drop(sender);
-        for played in receiver {
-            played_count += 1;
-            let pairing = &mut results[played.job.pairing];
-            let points = points_of_first(pairing.engines, &played);
-            match points {
-                1.0 => pairing.games.wins += 1,
-                0.0 => pairing.games.losses += 1,
-                _ => pairing.games.draws += 1,
-            }
-            if let Some(first) = first_of_pair.remove(&(played.job.pairing, played.job.pair)) {
-                pairing.pairs.add_pair(first, points);
-                if let Some(sprt) = &settings.sprt {
-                    if !matches!(pairing.sprt, Some((_, SprtState::AcceptH0 | SprtState::AcceptH1)))
-                    {
-                        let (llr, state) = sprt.state(&pairing.pairs);
-                        pairing.sprt = Some((llr, state));
-                        if state != SprtState::Continue {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                }
-            } else {
-                first_of_pair.insert((played.job.pairing, played.job.pair), points);
-            }
-            *terminations.entry(played.record.termination).or_insert(0) += 1;
-            if let Some(file) = &mut pdn_file {
-                let text = game_pdn(settings, &played, &controls);
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    write_error.get_or_insert(format!("cannot write the PDN file: {e}"));
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            let report = GameReport {
-                finished: played_count,
-                total,
-                line: game_line(settings, &played),
-                standing: standing(&results[0], settings.sprt.as_ref()),
-            };
-            observer.finished(&report);
-        }
-    });
-    if let Some(error) = write_error {
-        return Err(error);
     }
-    Ok(MatchReport {
-        names: settings.engines.iter().map(|spec| spec.name.clone()).collect(),
-        pairings: results,
-        terminations,
-        sprt: settings.sprt,
-        elapsed: started.elapsed(),
-        played: played_count,
-    })
+}
+
+/// The match's results so far: per pairing the games and the game pairs (and the SPRT's
+/// state), the ways games ended, and the first game of each pair still waiting for its twin.
+struct Tally {
+    results: Vec<PairingResult>,
+    terminations: BTreeMap<Termination, u32>,
+    first_of_pair: HashMap<(usize, u32), f64>,
+    played: u32,
+}
+
+impl Tally {
+    fn new(pairing_list: &[(usize, usize)]) -> Self {
+        Tally {
+            results: pairing_list
+                .iter()
+                .map(|&engines| PairingResult { engines, ..PairingResult::default() })
+                .collect(),
+            terminations: BTreeMap::new(),
+            first_of_pair: HashMap::new(),
+            played: 0,
+        }
+    }
+
+    /// Adds a game; true when `sprt` has just decided and the match should stop.
+    fn add<R: Rules>(&mut self, played: &Played<R>, sprt: Option<&Sprt>) -> bool {
+        self.played += 1;
+        *self.terminations.entry(played.record.termination).or_insert(0) += 1;
+        let pairing = &mut self.results[played.job.pairing];
+        let points = points_of_first(pairing.engines, played);
+        match points {
+            1.0 => pairing.games.wins += 1,
+            0.0 => pairing.games.losses += 1,
+            _ => pairing.games.draws += 1,
+        }
+        let key = (played.job.pairing, played.job.pair);
+        let Some(first) = self.first_of_pair.remove(&key) else {
+            self.first_of_pair.insert(key, points);
+            return false;
+        };
+        pairing.pairs.add_pair(first, points);
+        let Some(sprt) = sprt else {
+            return false;
+        };
+        if matches!(pairing.sprt, Some((_, SprtState::AcceptH0 | SprtState::AcceptH1))) {
+            return false;
+        }
+        let (llr, state) = sprt.state(&pairing.pairs);
+        pairing.sprt = Some((llr, state));
+        state != SprtState::Continue
+    }
 }
 
 /// Plays one game between engines `white` and `black`, starting them if they are not running
@@ -501,9 +572,7 @@ fn play_one<R: Rules>(
     live: &mut HashMap<usize, Box<dyn Player<R>>>,
     egdb: Option<&Egdb<R>>,
 ) -> GameRecord<R> {
-    for (side, index) in
-        [(crate::board::types::Side::White, white), (crate::board::types::Side::Black, black)]
-    {
+    for (side, index) in [(Side::White, white), (Side::Black, black)] {
         if live.contains_key(&index) {
             continue;
         }
@@ -543,9 +612,7 @@ fn play_one<R: Rules>(
         &settings.adjudication,
         egdb,
     );
-    let failed = record
-        .failed
-        .map(|side| if side == crate::board::types::Side::White { white } else { black });
+    let failed = record.failed.map(|side| if side == Side::White { white } else { black });
     if failed != Some(white) {
         live.insert(white, white_player);
     }

@@ -140,126 +140,46 @@ impl Protocol for Text {
 }
 
 impl Text {
+    /// Runs one command. `Some` leaves the session (`quit`) or starts it again in another
+    /// rule set (`variant NAME`); an error is one line, and the session goes on.
     fn command<R: Rules>(
         &mut self,
         session: &mut Session<R>,
         command: &str,
         rest: &[&str],
     ) -> Option<Exit> {
-        let game = &session.game;
         let result = match command {
             "help" | "?" => {
                 emit(&help(&session.options));
                 Ok(())
             }
             "quit" | "exit" => return Some(Exit::Quit),
-            "variant" => match rest.first() {
-                None => {
-                    emit(&format!("variant {}", R::VARIANT.name()));
-                    Ok(())
-                }
-                Some(name) => match name.parse::<Variant>() {
-                    Ok(variant) => {
-                        session.options.variant = variant;
-                        emit(&format!("variant {}", variant.name()));
-                        return Some(Exit::Switch);
-                    }
-                    Err(e) => Err(e.to_string()),
-                },
+            "variant" => match variant(session, rest) {
+                Ok(Some(exit)) => return Some(exit),
+                other => other.map(|_| ()),
             },
-            "fen" if rest.is_empty() => {
-                emit(&fen::write(game.position()));
-                Ok(())
-            }
-            "fen" => fen::parse::<R>(&rest.join("")).map_err(|e| e.to_string()).map(|start| {
-                session.game = session.fresh_game(start);
-            }),
+            "fen" => fen_command(session, rest),
             "new" => {
                 session.game = session.fresh_game(Position::start());
                 Ok(())
             }
             "show" | "d" => {
-                show(game);
+                show(&session.game);
                 Ok(())
             }
-            "board" => match rest {
-                ["on"] => {
-                    self.board = true;
-                    Ok(())
-                }
-                ["off"] => {
-                    self.board = false;
-                    Ok(())
-                }
-                _ => Err("board on|off".to_string()),
-            },
+            "board" => self.board_command(rest),
             "moves" => {
-                let position = *game.position();
-                let list = game.legal_moves();
-                let texts: Vec<String> =
-                    list.iter().map(|mv| moves::to_pdn(&position, mv)).collect();
-                emit(&format!("{} legal: {}", texts.len(), texts.join(" ")));
+                list_moves(&session.game);
                 Ok(())
             }
-            "play" | "move" if rest.is_empty() => {
-                Err("play needs a move, e.g. play 11-15".to_string())
-            }
-            "play" | "move" => {
-                let before = session.game.moves().count();
-                let played = session.play(rest.iter().copied(), Notation::PdnFirst);
-                // What was played, in PDN, even when a later move of the list is refused.
-                let mut replay = Game::new(*session.game.start());
-                let mut texts = Vec::new();
-                for (i, mv) in session.game.moves().enumerate() {
-                    if i >= before {
-                        texts.push(moves::to_pdn(replay.position(), mv));
-                    }
-                    replay.play_unchecked(mv);
-                }
-                if !texts.is_empty() {
-                    emit(&format!(
-                        "played {}; {} to move",
-                        texts.join(" "),
-                        session.game.position().side_to_move()
-                    ));
-                }
-                played
-                    .map(|()| report_outcome(&session.game))
-                    .map_err(|e| format!("{}: {}", e.text, e.reason))
-            }
-            "undo" | "back" => {
-                let last = session.game.moves().last().copied();
-                if session.game.undo() {
-                    let text = last.map(|mv| moves::to_pdn(session.game.position(), &mv));
-                    emit(&format!(
-                        "took back {}; {} to move",
-                        text.unwrap_or_default(),
-                        session.game.position().side_to_move()
-                    ));
-                    Ok(())
-                } else {
-                    Err("no move to take back".to_string())
-                }
-            }
+            "play" | "move" => play(session, rest),
+            "undo" | "back" => undo(session),
             "go" | "analyze" | "analyse" => {
                 search(session, command == "go", rest);
                 Ok(())
             }
             "stop" => Ok(()),
-            "perft" => match rest.first().and_then(|d| d.parse::<u32>().ok()) {
-                Some(depth) if depth <= MAX_PERFT => {
-                    let started = Instant::now();
-                    let count = perft_threads(game.position(), depth, Convention::Unique, 1);
-                    emit(&format!(
-                        "perft {depth} = {count} ({:.3} s)",
-                        started.elapsed().as_secs_f64()
-                    ));
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "perft needs a depth from 0 to {MAX_PERFT} here (`damas perft` goes deeper)"
-                )),
-            },
+            "perft" => perft(&session.game, rest),
             "eval" => {
                 let score = Score::new(session.evaluate());
                 emit(&format!("eval {score} (for the side to move)"));
@@ -275,6 +195,103 @@ impl Text {
             emit(&format!("error: {message}"));
         }
         None
+    }
+
+    /// `board on|off`.
+    fn board_command(&mut self, rest: &[&str]) -> Result<(), String> {
+        match rest {
+            ["on"] => self.board = true,
+            ["off"] => self.board = false,
+            _ => return Err("board on|off".to_string()),
+        }
+        Ok(())
+    }
+}
+
+/// `variant`: the rule set's name; `variant NAME`: a new game in that rule set.
+fn variant<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<Option<Exit>, String> {
+    let Some(name) = rest.first() else {
+        emit(&format!("variant {}", R::VARIANT.name()));
+        return Ok(None);
+    };
+    let variant = name.parse::<Variant>().map_err(|e| e.to_string())?;
+    session.options.variant = variant;
+    emit(&format!("variant {}", variant.name()));
+    Ok(Some(Exit::Switch))
+}
+
+/// `fen`: the position as a PDN FEN; `fen FEN`: a new game from that position.
+fn fen_command<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), String> {
+    if rest.is_empty() {
+        emit(&fen::write(session.game.position()));
+        return Ok(());
+    }
+    let start = fen::parse::<R>(&rest.join("")).map_err(|e| e.to_string())?;
+    session.game = session.fresh_game(start);
+    Ok(())
+}
+
+/// `moves`: the legal moves in PDN.
+fn list_moves<R: Rules>(game: &Game<R>) {
+    let position = *game.position();
+    let texts: Vec<String> =
+        game.legal_moves().iter().map(|mv| moves::to_pdn(&position, mv)).collect();
+    emit(&format!("{} legal: {}", texts.len(), texts.join(" ")));
+}
+
+/// `play MOVE...`: plays the moves in turn and says, in PDN, those that were played, even
+/// when a later one is refused.
+fn play<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), String> {
+    if rest.is_empty() {
+        return Err("play needs a move, e.g. play 11-15".to_string());
+    }
+    let before = session.game.moves().count();
+    let played = session.play(rest.iter().copied(), Notation::PdnFirst);
+    let mut replay = Game::new(*session.game.start());
+    let mut texts = Vec::new();
+    for (i, mv) in session.game.moves().enumerate() {
+        if i >= before {
+            texts.push(moves::to_pdn(replay.position(), mv));
+        }
+        replay.play_unchecked(mv);
+    }
+    if !texts.is_empty() {
+        emit(&format!(
+            "played {}; {} to move",
+            texts.join(" "),
+            session.game.position().side_to_move()
+        ));
+    }
+    played.map(|()| report_outcome(&session.game)).map_err(|e| format!("{}: {}", e.text, e.reason))
+}
+
+/// `undo`: takes back the last move.
+fn undo<R: Rules>(session: &mut Session<R>) -> Result<(), String> {
+    let last = session.game.moves().last().copied();
+    if !session.game.undo() {
+        return Err("no move to take back".to_string());
+    }
+    let text = last.map(|mv| moves::to_pdn(session.game.position(), &mv));
+    emit(&format!(
+        "took back {}; {} to move",
+        text.unwrap_or_default(),
+        session.game.position().side_to_move()
+    ));
+    Ok(())
+}
+
+/// `perft N`, up to [`MAX_PERFT`] (it blocks the session).
+fn perft<R: Rules>(game: &Game<R>, rest: &[&str]) -> Result<(), String> {
+    match rest.first().and_then(|d| d.parse::<u32>().ok()) {
+        Some(depth) if depth <= MAX_PERFT => {
+            let started = Instant::now();
+            let count = perft_threads(game.position(), depth, Convention::Unique, 1);
+            emit(&format!("perft {depth} = {count} ({:.3} s)", started.elapsed().as_secs_f64()));
+            Ok(())
+        }
+        _ => Err(format!(
+            "perft needs a depth from 0 to {MAX_PERFT} here (`damas perft` goes deeper)"
+        )),
     }
 }
 

@@ -464,10 +464,11 @@ impl<R: Rules> Engine<R> {
     /// [`Engine::go`] after the caller has prepared the flags with [`Control::prepare`]: a stop
     /// that arrives before the search starts is not lost.
     ///
-    /// The root is answered here: a game already over gets the rules' verdict. Otherwise the
-    /// helper threads ([`smp`]) and the main thread's iterative deepening ([`iterate`]) search
-    /// it together, and the result is the main thread's line, a deeper helper's, or, below full
-    /// strength, one of the best lines ([`level`]).
+    /// The root is answered at once where it can be ([`Engine::answer_at_once`]: the game is
+    /// over, the book or the databases know the move). Otherwise the helper threads ([`smp`])
+    /// and the main thread's iterative deepening ([`iterate`]) search it together
+    /// ([`Engine::search_threads`]), and the result is the main thread's line, a deeper
+    /// helper's, or, below full strength, one of the best lines ([`Engine::choose_line`]).
     pub fn go_prepared(
         &mut self,
         game: &Game<R>,
@@ -475,122 +476,26 @@ impl<R: Rules> Engine<R> {
         sink: &mut dyn InfoSink<R>,
     ) -> SearchResult<R> {
         let started = Instant::now();
-        let root = *game.position();
         let legal = game.legal_moves();
-        if let Some(verdict) = game.verdict() {
-            return SearchResult {
-                best: legal.as_slice().first().copied(),
-                ponder: None,
-                score: Score::new(verdict_score(&verdict, &root, 0)),
-                depth: 0,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: Vec::new(),
-                verdict: Some(verdict),
-            };
-        }
-        if let Some(book_move) = self.book_move(game, &legal, &limits) {
-            sink.info(&Info {
-                depth: 1,
-                multipv: 1,
-                seldepth: 1,
-                mean_depth: 1.0,
-                score: book_move.score,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: book_move.pv.clone(),
-            });
-            return SearchResult { time: started.elapsed(), ..book_move };
-        }
-        if let Some(known) = self.egdb.as_deref().and_then(|egdb| known_result(egdb, game)) {
-            sink.info(&Info {
-                depth: 1,
-                multipv: 1,
-                seldepth: known.pv.len() as u32,
-                mean_depth: 1.0,
-                score: known.score,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: known.pv.clone(),
-            });
-            return SearchResult { time: started.elapsed(), ..known };
+        if let Some(answer) = self.answer_at_once(game, &legal, &limits, started, sink) {
+            return answer;
         }
         self.tt.new_search();
-        let control = &*self.control;
-        let ponder = control.ponder.load(Ordering::Relaxed);
+        let ponder = self.control.ponder.load(Ordering::Relaxed);
         let weakened = self.level < MAX_LEVEL;
-        let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
-        if weakened {
-            max_depth = max_depth.min(level::level_depth(self.level));
-        }
         let single_line = self.multipv <= 1 && !weakened;
+        let plan = self.plan(legal.len(), &limits, ponder, started);
         let shared = smp::Shared::new(
             &self.tt,
-            control,
-            max_depth,
+            &self.control,
+            plan.max_depth,
             single_line && !ponder && !limits.infinite,
         );
-        let plan = iterate::Plan {
-            lines: if weakened { self.multipv.max(level::LEVEL_LINES) } else { self.multipv }
-                .clamp(1, legal.len()),
-            max_depth,
-            // One legal move is played at once, unless someone asked for more.
-            single_move: legal.len() == 1
-                && !limits.infinite
-                && !limits.analysis
-                && !ponder
-                && limits.depth.is_none(),
-            started,
-        };
-        let threads = self.searchers.len() > 1;
-        let (main, helpers) = self.searchers.split_at(1);
-        let found = std::thread::scope(|scope| {
-            // The helpers stop however the main thread ends, a panic included: the scope waits
-            // for them before the panic goes on.
-            let _stop_helpers = StopOnDrop(control);
-            for (index, slot) in helpers.iter().enumerate() {
-                let shared = &shared;
-                scope.spawn(move || smp::help(slot, index + 1, game, &limits, threads, shared));
-            }
-            let outcome = iterate::deepen(&main[0], game, &limits, threads, &plan, &shared, sink);
-            // Pondering and infinite searches wait for stop (or ponder_hit) before answering.
-            while (control.ponder.load(Ordering::Relaxed) || limits.infinite)
-                && !control.stop.load(Ordering::Relaxed)
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            control.stop.store(true, Ordering::Relaxed);
-            outcome
-        });
+        let found = self.search_threads(game, &limits, &plan, &shared, sink);
         let nodes =
             self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
-        let mut best = found.best;
-        if let Some(helper) = shared.deepest().filter(|_| single_line) {
-            if best.as_ref().is_none_or(|main| helper.depth > main.depth) {
-                sink.info(&Info {
-                    depth: helper.depth,
-                    multipv: 1,
-                    seldepth: helper.pv.len() as u32,
-                    mean_depth: f64::from(helper.depth),
-                    score: Score::new(helper.score),
-                    nodes: control.nodes.load(Ordering::Relaxed),
-                    time: started.elapsed(),
-                    pv: helper.pv.clone(),
-                });
-                best = Some(helper);
-            }
-        }
-        let mut iteration = best.unwrap_or_else(|| alphabeta::Iteration {
-            depth: 0,
-            score: 0,
-            pv: vec![legal.as_slice()[0]],
-        });
-        let mut last_lines = found.last_lines;
-        if weakened && !last_lines.is_empty() {
-            self.draws = self.draws.wrapping_add(root.hash() | 1);
-            let pick = level::pick_line(&last_lines, self.level, self.draws);
-            iteration = last_lines.swap_remove(pick);
-        }
+        let deeper_helper = shared.deepest().filter(|_| single_line);
+        let iteration = self.choose_line(found, deeper_helper, game, &legal, started, sink);
         let best_move = iteration.pv.first().copied().or_else(|| legal.as_slice().first().copied());
         SearchResult {
             best: best_move,
@@ -602,5 +507,143 @@ impl<R: Rules> Engine<R> {
             pv: iteration.pv,
             verdict: None,
         }
+    }
+
+    /// The root's answer without a search, where there is one: a game already over gets the
+    /// rules' verdict; a book position the book's move ([`Engine::book_move`]); a position the
+    /// endgame databases hold their best move ([`known_result`]). The last two are reported to
+    /// `sink` as one line.
+    fn answer_at_once(
+        &mut self,
+        game: &Game<R>,
+        legal: &MoveList<Bits<R>>,
+        limits: &Limits,
+        started: Instant,
+        sink: &mut dyn InfoSink<R>,
+    ) -> Option<SearchResult<R>> {
+        if let Some(verdict) = game.verdict() {
+            return Some(SearchResult {
+                best: legal.as_slice().first().copied(),
+                ponder: None,
+                score: Score::new(verdict_score(&verdict, game.position(), 0)),
+                depth: 0,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: Vec::new(),
+                verdict: Some(verdict),
+            });
+        }
+        let answer = match self.book_move(game, legal, limits) {
+            Some(book_move) => book_move,
+            None => self.egdb.as_deref().and_then(|egdb| known_result(egdb, game))?,
+        };
+        sink.info(&Info {
+            depth: 1,
+            multipv: 1,
+            seldepth: answer.pv.len() as u32,
+            mean_depth: 1.0,
+            score: answer.score,
+            nodes: 0,
+            time: started.elapsed(),
+            pv: answer.pv.clone(),
+        });
+        Some(SearchResult { time: started.elapsed(), ..answer })
+    }
+
+    /// How far and how wide the main thread searches: the depth limit (a strength level's
+    /// below full strength), the lines at each depth (MultiPV, or a level's choice), and
+    /// whether one legal move is played at once.
+    fn plan(&self, legal: usize, limits: &Limits, ponder: bool, started: Instant) -> iterate::Plan {
+        let weakened = self.level < MAX_LEVEL;
+        let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        if weakened {
+            max_depth = max_depth.min(level::level_depth(self.level));
+        }
+        iterate::Plan {
+            lines: if weakened { self.multipv.max(level::LEVEL_LINES) } else { self.multipv }
+                .clamp(1, legal),
+            max_depth,
+            // One legal move is played at once, unless someone asked for more.
+            single_move: legal == 1
+                && !limits.infinite
+                && !limits.analysis
+                && !ponder
+                && limits.depth.is_none(),
+            started,
+        }
+    }
+
+    /// The search itself: the helper threads and the main thread on the same root until the
+    /// main thread is done; pondering and infinite searches then wait for `stop` (or
+    /// `ponder_hit`) before answering.
+    fn search_threads(
+        &self,
+        game: &Game<R>,
+        limits: &Limits,
+        plan: &iterate::Plan,
+        shared: &smp::Shared<'_, R>,
+        sink: &mut dyn InfoSink<R>,
+    ) -> iterate::Found<R> {
+        let control = &*self.control;
+        let threads = self.searchers.len() > 1;
+        let (main, helpers) = self.searchers.split_at(1);
+        std::thread::scope(|scope| {
+            // The helpers stop however the main thread ends, a panic included: the scope waits
+            // for them before the panic goes on.
+            let _stop_helpers = StopOnDrop(control);
+            for (index, slot) in helpers.iter().enumerate() {
+                scope.spawn(move || smp::help(slot, index + 1, game, limits, threads, shared));
+            }
+            let outcome = iterate::deepen(&main[0], game, limits, threads, plan, shared, sink);
+            while (control.ponder.load(Ordering::Relaxed) || limits.infinite)
+                && !control.stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            control.stop.store(true, Ordering::Relaxed);
+            outcome
+        })
+    }
+
+    /// The line the engine answers with: the main thread's, or `deeper_helper`'s where a helper
+    /// completed a greater depth (reported to `sink`); below full strength, one of the last
+    /// depth's best lines drawn by the level ([`level::pick_line`]).
+    fn choose_line(
+        &mut self,
+        found: iterate::Found<R>,
+        deeper_helper: Option<alphabeta::Iteration<R>>,
+        game: &Game<R>,
+        legal: &MoveList<Bits<R>>,
+        started: Instant,
+        sink: &mut dyn InfoSink<R>,
+    ) -> alphabeta::Iteration<R> {
+        let mut best = found.best;
+        if let Some(helper) = deeper_helper {
+            if best.as_ref().is_none_or(|main| helper.depth > main.depth) {
+                sink.info(&Info {
+                    depth: helper.depth,
+                    multipv: 1,
+                    seldepth: helper.pv.len() as u32,
+                    mean_depth: f64::from(helper.depth),
+                    score: Score::new(helper.score),
+                    nodes: self.control.nodes.load(Ordering::Relaxed),
+                    time: started.elapsed(),
+                    pv: helper.pv.clone(),
+                });
+                best = Some(helper);
+            }
+        }
+        let iteration = best.unwrap_or_else(|| alphabeta::Iteration {
+            depth: 0,
+            score: 0,
+            pv: vec![legal.as_slice()[0]],
+        });
+        let mut last_lines = found.last_lines;
+        if self.level < MAX_LEVEL && !last_lines.is_empty() {
+            self.draws = self.draws.wrapping_add(game.position().hash() | 1);
+            let pick = level::pick_line(&last_lines, self.level, self.draws);
+            return last_lines.swap_remove(pick);
+        }
+        iteration
     }
 }
