@@ -6,24 +6,33 @@ use crate::progress::Progress;
 use damas::eval::Evaluator;
 use damas::rules::{Rules, Variant};
 use damas::search::EngineConfig;
-use damas::train::datagen::{self, Header, Settings};
+use damas::train::datagen::{self, Header, Settings, Shard};
 use damas::with_variant;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Arguments of `damas datagen`.
+/// Arguments of `damas datagen`: a run (or one shard of it), or `merge`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct DatagenArgs {
+    /// `merge`: data files (the shards of a run) as one.
+    #[command(subcommand)]
+    pub command: Option<DatagenCommand>,
     /// Rule set.
     #[arg(long, short = 'v', default_value = "english")]
     pub variant: String,
     /// Games to play (a file that has some of them already is completed, not started over).
     #[arg(long, default_value_t = 1000)]
     pub games: u32,
+    /// Play only shard K of N of the games (game g when g mod N = K - 1), e.g. 3/8: one
+    /// machine's or one process's part. The shards' files merge with `damas datagen merge`
+    /// into the file a single run writes.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// The data file, created or resumed.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
     /// Nodes each side searches per move.
     #[arg(long, default_value_t = 4000)]
     pub nodes: u64,
@@ -46,6 +55,23 @@ pub struct DatagenArgs {
     /// A weight file to play with instead.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+}
+
+/// The subcommands of `damas datagen`.
+#[derive(Debug, clap::Subcommand)]
+pub enum DatagenCommand {
+    /// Merges data files made with the same settings (the shards of a run, or parts of it) into
+    /// one: each game once, in game order; the merge of all of a run's shards is the file one
+    /// run on one thread writes, byte for byte. E.g. `damas datagen merge --out all.data
+    /// part-*.data`.
+    Merge {
+        /// The merged file (written beside, then renamed into place).
+        #[arg(long)]
+        out: PathBuf,
+        /// The data files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Arguments of `damas train`.
@@ -92,13 +118,14 @@ fn threads(requested: Option<usize>) -> usize {
     requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
 }
 
-fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
+fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
     let evaluator =
         Evaluator::<R>::chosen(&args.eval, args.eval_file.as_deref()).map_err(UserError)?;
     eprintln!("datagen: {} with the {} evaluation", R::VARIANT.name(), evaluator.describe());
     let config = EngineConfig::new(1, args.hash.max(1)).with_evaluator(evaluator);
     let settings = Settings {
         games: args.games,
+        shard: args.shard.unwrap_or(Shard::ALL),
         nodes: args.nodes.max(1),
         seed: args.seed,
         random_plies: args.random_plies,
@@ -110,7 +137,6 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
         seed: settings.seed,
         random_plies: settings.random_plies,
     };
-    let path = &args.out;
     let mut done = HashSet::new();
     let mut file = if path.exists() {
         let bytes = std::fs::read(path).map_err(in_file(path))?;
@@ -141,7 +167,7 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
         file.write_all(&datagen::write_header::<R>(&header)).map_err(in_file(path))?;
         file
     };
-    let mut progress = Progress::new(u64::from(settings.games), "games")?;
+    let mut progress = Progress::new(u64::from(settings.shard_games()), "games")?;
     let started = std::time::Instant::now();
     let write = |block: &[u8]| {
         file.write_all(block)
@@ -170,8 +196,35 @@ fn datagen<R: Rules>(args: &DatagenArgs) -> Result<(), UserError> {
 /// # Errors
 /// Bad arguments, a file that cannot be read or written or was made with other settings.
 pub fn run_datagen(args: &DatagenArgs) -> Result<(), UserError> {
+    if let Some(DatagenCommand::Merge { out, files }) = &args.command {
+        return merge(out, files);
+    }
     let variant: Variant = args.variant.parse()?;
-    with_variant!(variant, R => datagen::<R>(args))
+    let path = args.out.as_deref().ok_or_else(|| UserError("--out is required".into()))?;
+    with_variant!(variant, R => datagen::<R>(args, path))
+}
+
+/// `damas datagen merge`.
+fn merge(out: &Path, paths: &[PathBuf]) -> Result<(), UserError> {
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        files.push((path.display().to_string(), bytes));
+    }
+    let first = files.first().ok_or_else(|| UserError("nothing to merge".into()))?;
+    let (header, _, _) = datagen::read_header(&first.1).map_err(in_file(&paths[0]))?;
+    let (merged, games, positions) = with_variant!(header.variant, R => {
+        let merged = datagen::merge::<R>(&files).map_err(UserError)?;
+        let contents = datagen::read::<R>(&merged).map_err(UserError)?;
+        (merged, contents.games.len(), contents.samples.len())
+    });
+    write_file(out, &merged)?;
+    eprintln!(
+        "datagen merge: {games} games, {positions} positions from {} files into {}",
+        files.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, UserError> {
@@ -246,7 +299,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UserError> {
-    // Written beside and renamed, so a stopped run never leaves half a weight file.
+    // Written beside and renamed, so a stopped run never leaves half a file.
     let partial = path.with_extension("partial");
     std::fs::write(&partial, bytes)
         .and_then(|()| std::fs::rename(&partial, path))

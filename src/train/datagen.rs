@@ -43,7 +43,8 @@ use crate::movegen::{has_capture, legal_moves};
 use crate::position::{Bits, Position};
 use crate::rules::{Rules, Variant};
 use crate::search::{Engine, EngineConfig, Limits, Silent};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -57,11 +58,50 @@ pub const BALANCED: i32 = 120;
 /// Scores are clamped to this.
 const SCORE_CLAMP: i32 = 3000;
 
+/// The part of a run's games one process plays: game `g` is in shard `index` of `count` when
+/// `g % count == index`. The shards of a run are independent (each game is reproducible from
+/// the run's seed and its number) and their files merge into the run's file ([`merge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u32,
+    /// Shards in all.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether game `game` is this shard's.
+    pub fn has(self, game: u32) -> bool {
+        game % self.count.max(1) == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N`, K from 1 to N (the command line counts shards from 1).
+    fn from_str(text: &str) -> Result<Self, String> {
+        let wrong = || format!("--shard {text}: expected K/N with K from 1 to N, e.g. 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(wrong)?;
+        let (k, n): (u32, u32) =
+            (k.trim().parse().map_err(|_| wrong())?, n.trim().parse().map_err(|_| wrong())?);
+        if k == 0 || k > n {
+            return Err(wrong());
+        }
+        Ok(Shard { index: k - 1, count: n })
+    }
+}
+
 /// How a run plays its games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Games of the run.
+    /// Games of the run (all shards together).
     pub games: u32,
+    /// The part of them this process plays.
+    pub shard: Shard,
     /// Nodes each side searches per move.
     pub nodes: u64,
     /// The run's seed.
@@ -70,6 +110,13 @@ pub struct Settings {
     pub random_plies: u8,
     /// Games played at once.
     pub threads: usize,
+}
+
+impl Settings {
+    /// The games this process plays: its shard's part of the run.
+    pub fn shard_games(&self) -> u32 {
+        (0..self.games).filter(|&game| self.shard.has(game)).count() as u32
+    }
 }
 
 /// One position of the data: the board, the search's score for the side to move and the
@@ -179,15 +226,18 @@ pub struct Contents<R: Rules> {
     pub samples: Vec<Sample<R>>,
     /// The games the file has.
     pub games: HashSet<u32>,
+    /// Each complete block: its game and where its bytes are in the file, in file order.
+    pub blocks: Vec<(u32, Range<usize>)>,
     /// Bytes up to the end of the last complete block.
     pub complete: usize,
 }
 
-/// Reads a data file of rule set `R`.
+/// A data file's header, whatever its rule set, the number of playable squares it says its
+/// boards have, and where its blocks begin.
 ///
 /// # Errors
-/// Not a data file, another rule set, a corrupt block.
-pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
+/// Not a data file, another format version, an unknown rule set, a header cut short.
+pub fn read_header(bytes: &[u8]) -> Result<(Header, u8, usize), String> {
     if bytes.len() < 13 || &bytes[..8] != MAGIC {
         return Err("not a damas data file (no DAMASDAT header)".into());
     }
@@ -202,13 +252,7 @@ pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
     }
     let name = String::from_utf8_lossy(&bytes[13..13 + name_length]).into_owned();
     let variant: Variant = name.parse().map_err(|_| format!("unknown rule set `{name}`"))?;
-    if variant != R::VARIANT {
-        return Err(format!("the data is for {name}, not {}", R::VARIANT.name()));
-    }
     let at = 13 + name_length;
-    if bytes[at] as u32 != R::Geo::SQUARES {
-        return Err("the data file's board size does not match its rule set".into());
-    }
     let word = |from: usize| {
         let mut eight = [0u8; 8];
         eight.copy_from_slice(&bytes[from..from + 8]);
@@ -216,8 +260,28 @@ pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
     };
     let header =
         Header { variant, nodes: word(at + 1), seed: word(at + 9), random_plies: bytes[at + 17] };
+    Ok((header, bytes[at], fixed))
+}
+
+/// Reads a data file of rule set `R`.
+///
+/// # Errors
+/// Not a data file, another rule set, a corrupt block.
+pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
+    let (header, squares, fixed) = read_header(bytes)?;
+    if header.variant != R::VARIANT {
+        return Err(format!(
+            "the data is for {}, not {}",
+            header.variant.name(),
+            R::VARIANT.name()
+        ));
+    }
+    if u32::from(squares) != R::Geo::SQUARES {
+        return Err("the data file's board size does not match its rule set".into());
+    }
     let mut samples = Vec::new();
     let mut games = HashSet::new();
+    let mut blocks = Vec::new();
     let mut offset = fixed;
     let size = record_bytes::<R>();
     while offset + 7 <= bytes.len() {
@@ -241,9 +305,57 @@ pub fn read<R: Rules>(bytes: &[u8]) -> Result<Contents<R>, String> {
             samples.push(Sample { position, score, result, game });
         }
         games.insert(game);
+        blocks.push((game, offset..end));
         offset = end;
     }
-    Ok(Contents { header, samples, games, complete: offset })
+    Ok(Contents { header, samples, games, blocks, complete: offset })
+}
+
+/// The data files `files` (each with its name, for errors) as one: the same header, and each
+/// game's block once, in game order. Every file must have been made with the same settings
+/// (the shards of one run, or runs of the same settings); a game found in several files must
+/// be the same bytes in each (a run's games are reproducible). So the merge of a run's shards
+/// is the file one run on one thread would have written, byte for byte.
+///
+/// # Errors
+/// No file, a file that cannot be read, files of other settings, a game that differs between
+/// two files.
+pub fn merge<R: Rules>(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
+    let mut header = None;
+    let mut blocks: BTreeMap<u32, (&[u8], &str)> = BTreeMap::new();
+    for (name, bytes) in files {
+        let contents = read::<R>(bytes).map_err(|e| format!("{name}: {e}"))?;
+        match &header {
+            None => header = Some(contents.header.clone()),
+            Some(first) if *first != contents.header => {
+                return Err(format!(
+                    "{name} was made with other settings ({} nodes, seed {}, {} random plies)                      than {} ({} nodes, seed {}, {} random plies)",
+                    contents.header.nodes,
+                    contents.header.seed,
+                    contents.header.random_plies,
+                    files[0].0,
+                    first.nodes,
+                    first.seed,
+                    first.random_plies
+                ));
+            }
+            Some(_) => {}
+        }
+        for (game, range) in contents.blocks {
+            let block = &bytes[range];
+            if let Some((other, other_name)) = blocks.insert(game, (block, name)) {
+                if other != block {
+                    return Err(format!("game {game} differs between {other_name} and {name}"));
+                }
+            }
+        }
+    }
+    let header = header.ok_or("nothing to merge")?;
+    let mut out = write_header::<R>(&header);
+    for (block, _) in blocks.values() {
+        out.extend_from_slice(block);
+    }
+    Ok(out)
 }
 
 /// The random opening of game `game`: `plies` random moves from the start, the draws made
@@ -329,7 +441,7 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
 /// Progress of a run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Progress {
-    /// Games of the run finished (including those of a resumed file).
+    /// Games of this shard finished (including those of a resumed file).
     pub games: u32,
     /// Positions written in this session.
     pub positions: u64,
@@ -348,12 +460,15 @@ pub fn run<R: Rules>(
     mut write: impl FnMut(&[u8]) -> Result<(), String>,
     mut progress: impl FnMut(Progress),
 ) -> Result<Progress, String> {
-    let todo: Arc<Vec<u32>> =
-        Arc::new((0..settings.games).filter(|game| !done.contains(game)).collect());
+    let todo: Arc<Vec<u32>> = Arc::new(
+        (0..settings.games)
+            .filter(|&game| settings.shard.has(game) && !done.contains(&game))
+            .collect(),
+    );
     let next = Arc::new(AtomicUsize::new(0));
     let (send, receive) = mpsc::channel::<(Vec<u8>, u16)>();
     let single = EngineConfig { threads: 1, ..config.clone() };
-    let mut state = Progress { games: settings.games - todo.len() as u32, positions: 0 };
+    let mut state = Progress { games: settings.shard_games() - todo.len() as u32, positions: 0 };
     progress(state);
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
@@ -409,7 +524,14 @@ mod tests {
     #[test]
     fn a_run_is_reproducible_and_resumes_where_it_stopped() {
         let config = EngineConfig::<English>::new(1, 1);
-        let settings = Settings { games: 3, nodes: 300, seed: 7, random_plies: 4, threads: 2 };
+        let settings = Settings {
+            games: 3,
+            shard: Shard::ALL,
+            nodes: 300,
+            seed: 7,
+            random_plies: 4,
+            threads: 2,
+        };
         let header = Header {
             variant: English::VARIANT,
             nodes: settings.nodes,
@@ -447,5 +569,68 @@ mod tests {
         // Another rule set's reader refuses it.
         let foreign = read::<International>(&whole).err().unwrap_or_default();
         assert!(foreign.contains("english"), "{foreign}");
+    }
+
+    #[test]
+    fn shards_are_parsed_from_one() {
+        assert_eq!("3/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
+        assert_eq!("1/1".parse::<Shard>(), Ok(Shard::ALL));
+        for wrong in ["0/3", "4/3", "3", "a/b", "1/0", ""] {
+            assert!(wrong.parse::<Shard>().is_err(), "{wrong}");
+        }
+        let shard = Shard { index: 1, count: 3 };
+        assert_eq!((0..7).filter(|&g| shard.has(g)).collect::<Vec<_>>(), [1, 4]);
+        let settings = Settings { games: 7, shard, nodes: 1, seed: 1, random_plies: 0, threads: 1 };
+        assert_eq!(settings.shard_games(), 2);
+    }
+
+    #[test]
+    fn the_merged_shards_are_the_single_run_byte_for_byte() {
+        let config = EngineConfig::<English>::new(1, 1);
+        let settings = |shard: Shard, threads: usize| Settings {
+            games: 5,
+            shard,
+            nodes: 200,
+            seed: 11,
+            random_plies: 4,
+            threads,
+        };
+        let header = Header { variant: English::VARIANT, nodes: 200, seed: 11, random_plies: 4 };
+        let play = |settings: Settings| {
+            let mut file = write_header::<English>(&header);
+            let write = |block: &[u8]| {
+                file.extend_from_slice(block);
+                Ok(())
+            };
+            run(&config, &settings, &HashSet::new(), write, |_| {}).unwrap();
+            file
+        };
+        // One thread writes the games in their order.
+        let whole = play(settings(Shard::ALL, 1));
+        let shards: Vec<(String, Vec<u8>)> = (0..3)
+            .map(|index| {
+                let file = play(settings(Shard { index, count: 3 }, 2));
+                (format!("shard {index}"), file)
+            })
+            .collect();
+        // Shard 2 of 3 of games 0-4 plays games 2 only; the others two each.
+        assert_eq!(read::<English>(&shards[2].1).unwrap().games.len(), 1);
+        let merged = merge::<English>(&shards).unwrap();
+        assert_eq!(merged, whole);
+        // Merging a shard twice, or in another order, changes nothing.
+        let mut again = shards.clone();
+        again.reverse();
+        again.push(shards[0].clone());
+        assert_eq!(merge::<English>(&again).unwrap(), whole);
+        // Files of other settings, or a game that differs, are refused.
+        let other = Header { seed: 12, ..header.clone() };
+        let foreign = vec![shards[0].clone(), ("other".into(), write_header::<English>(&other))];
+        assert!(merge::<English>(&foreign).unwrap_err().contains("other settings"));
+        // The first game's result, another valid one.
+        let mut changed = shards[1].clone();
+        let result_at = write_header::<English>(&header).len() + 4;
+        changed.1[result_at] = (changed.1[result_at] + 1) % 3;
+        let differing = vec![shards[1].clone(), changed];
+        assert!(merge::<English>(&differing).unwrap_err().contains("differs"));
     }
 }

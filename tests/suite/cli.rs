@@ -607,3 +607,39 @@ fn search_params_follow_the_rule_set_and_keep_what_was_changed() {
     assert!(values[2].contains("static-cut-margin:80,") && values[2].contains("lmr-count:5,"));
     assert!(values[3].contains("static-cut-margin:60,") && values[3].contains("lmr-count:5,"));
 }
+
+/// `damas datagen --shard K/N` on each part and `damas datagen merge`: the file a single run on
+/// one thread writes, byte for byte (issue: jobs as independent work units).
+#[test]
+fn datagen_shards_merge_into_the_single_run() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let run = |extra: &[&str], out: &str| {
+        let mut args = vec!["datagen", "--games", "5", "--nodes", "150"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out]);
+        let output = damas(&args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    };
+    run(&["--seed", "3", "--threads", "1"], &file("whole.data"));
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        run(&["--seed", "3", "--threads", "2", "--shard", &shard], &file(&format!("part{k}.data")));
+    }
+    let merged = file("merged.data");
+    let parts = [file("part3.data"), file("part1.data"), file("part2.data")];
+    let output = damas(&["datagen", "merge", "--out", &merged, &parts[0], &parts[1], &parts[2]]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("5 games"), "{}", stderr(&output));
+    let read = |path: &str| std::fs::read(path).expect("read data");
+    assert_eq!(read(&merged), read(&file("whole.data")), "merged shards differ from one run");
+    // Another seed's file does not merge; a shard outside 1..N is refused.
+    run(&["--seed", "4", "--shard", "1/3"], &file("other.data"));
+    fails_with(
+        &["datagen", "merge", "--out", &file("bad.data"), &parts[0], &file("other.data")],
+        "other settings",
+    );
+    fails_with(&["datagen", "--shard", "4/3", "--out", &file("x.data")], "K/N");
+    let _ = std::fs::remove_dir_all(&dir);
+}
