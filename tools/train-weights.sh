@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
-# Rebuilds the built-in weights of one rule set: self-play data with the classic evaluation,
-# then training, then the weight file in src/eval/weights/ (rebuild damas afterwards to embed
-# it). The exact commands the shipped weights were made with; see the README's "Trained
-# evaluation" for their sizes and times.
+# Rebuilds the built-in weights of one rule set, one generation at a time: self-play data, then
+# training, then the weight file in src/eval/weights/ (rebuild damas afterwards to embed it).
+# The exact commands the shipped weights were made with; src/eval/weights/README.md says which
+# generation each rule set ships, with its data, losses and matches.
 #
-#   tools/train-weights.sh VARIANT [GAMES] [NODES]
+#   tools/train-weights.sh VARIANT [GAMES] [NODES] [GENERATION]
+#
+# Generation 1 is played by the classic evaluation (seed 1). Generation N > 1 is played by the
+# weights in src/eval/weights/ when it starts, which must be generation N - 1's (seed N), and is
+# trained with their held-out loss reported beside the new weights' (`--compare`).
 #
 # The data goes to ${DAMAS_DATA:-target/training} (not in git); a run that is stopped resumes
 # where it stopped when started again with the same arguments.
 set -euo pipefail
-variant=${1:?usage: tools/train-weights.sh VARIANT [GAMES] [NODES]}
+variant=${1:?usage: tools/train-weights.sh VARIANT [GAMES] [NODES] [GENERATION]}
 games=${2:-6000}
 nodes=${3:-4000}
+generation=${4:-1}
 cd "$(dirname "$0")/.."
 data=${DAMAS_DATA:-target/training}
 mkdir -p "$data"
 cargo build --release --quiet
 damas=target/release/damas
-$damas datagen --variant "$variant" --games "$games" --nodes "$nodes" --seed 1 --eval classic \
-    --out "$data/$variant-1.data"
-$damas train --variant "$variant" --data "$data/$variant-1.data" --seed 1 \
-    --out "src/eval/weights/$variant.dmw"
+weights="src/eval/weights/$variant.dmw"
+if [ "$generation" = 1 ]; then
+    eval=(--eval classic)
+    compare=()
+else
+    # The weights that play generation N are generation N - 1's, kept beside the data (once:
+    # a resumed run must not take the new weights for the old).
+    previous="$data/$variant-$((generation - 1)).dmw"
+    [ -e "$previous" ] || cp "$weights" "$previous"
+    eval=(--eval-file "$previous")
+    compare=(--compare "$previous")
+fi
+$damas datagen --variant "$variant" --games "$games" --nodes "$nodes" --seed "$generation" \
+    "${eval[@]}" --out "$data/$variant-$generation.data"
+$damas train --variant "$variant" --data "$data/$variant-$generation.data" --seed 1 \
+    "${compare[@]}" --out "$weights"

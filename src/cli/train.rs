@@ -107,6 +107,10 @@ pub struct TrainArgs {
     /// Seed of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A weight file to compare with (the previous generation's): its loss on the same
+    /// held-out positions is reported beside the new weights' and the classic evaluation's.
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
 }
 
 /// Turns an error about the file `path` into the user's error naming it.
@@ -264,12 +268,26 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         seed: args.seed,
         start_material: (classic.man, classic.king),
     };
+    let compare = match &args.compare {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(in_file(path))?;
+            let weights = damas::eval::file::read(&bytes).map_err(in_file(path))?;
+            damas::eval::Pattern::<R>::new(weights.clone())
+                .map_err(|mismatch| in_file(path)(mismatch.0))?;
+            Some(weights)
+        }
+        None => None,
+    };
     let started = std::time::Instant::now();
     let mut progress = Progress::new(u64::from(settings.epochs), "epochs")?;
-    let (weights, scale) = damas::train::trainer::train::<R>(&samples, &settings, |report| {
+    let report_epoch = |report: &damas::train::trainer::EpochReport| {
+        let compared = report
+            .compare_loss
+            .map(|loss| format!(", the compared weights: {loss:.5}"))
+            .unwrap_or_default();
         progress.println(&format!(
             "epoch {:>3}: training loss {:.5}, validation loss {:.5} (the classic \
-             evaluation: {:.5}), {:.0} s",
+             evaluation: {:.5}{compared}), {:.0} s",
             report.epoch,
             report.train_loss,
             report.validation_loss,
@@ -277,7 +295,9 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
             started.elapsed().as_secs_f64()
         ));
         progress.update(u64::from(report.epoch), "", true);
-    });
+    };
+    let trained = damas::train::trainer::train::<R>;
+    let (weights, scale) = trained(&samples, &settings, compare.as_ref(), report_epoch);
     progress.finish();
     let bytes = damas::eval::file::write(&weights);
     write_file(&args.out, &bytes)?;

@@ -78,6 +78,9 @@ pub struct EpochReport {
     /// The same, of the hand-set (classic) evaluation, for comparison: what the trained
     /// weights must beat. Constant over epochs.
     pub baseline_loss: f64,
+    /// The same, of the weights given to compare with (the previous generation's), if any.
+    /// Constant over epochs.
+    pub compare_loss: Option<f64>,
 }
 
 /// The data, as features and targets, from White's side.
@@ -174,6 +177,18 @@ struct Model {
 }
 
 impl Model {
+    /// The model of finished (integer) weights, to measure their loss.
+    fn of(weights: &PatternWeights) -> Self {
+        let mut values = Vec::with_capacity(weights.table.len() * 2 + DENSE * 2);
+        for [opening, endgame] in &weights.table {
+            values.extend([f64::from(*opening), f64::from(*endgame)]);
+        }
+        for [opening, endgame] in &weights.dense {
+            values.extend([f64::from(*opening), f64::from(*endgame)]);
+        }
+        Model { regions: weights.regions, values }
+    }
+
     fn dense_offset(&self) -> usize {
         self.regions * PATTERNS * 2
     }
@@ -217,11 +232,13 @@ fn baseline_loss(items: &Items) -> f64 {
     total / items.len().max(1) as f64
 }
 
-/// Trains weights for `R` on `samples`, reporting each epoch to `report`. Returns the weights
-/// and the scale `K` used.
+/// Trains weights for `R` on `samples`, reporting each epoch to `report` with, beside the
+/// classic evaluation's, the held-out loss of `compare` (the previous generation's weights,
+/// for `R`'s layout). Returns the weights and the scale `K` used.
 pub fn train<R: Rules>(
     samples: &[Sample<R>],
     settings: &Settings,
+    compare: Option<&PatternWeights>,
     mut report: impl FnMut(&EpochReport),
 ) -> (PatternWeights, f64) {
     let layout = Layout::<R>::new();
@@ -232,6 +249,7 @@ pub fn train<R: Rules>(
     let train_items = items(&layout, &training, scale, settings.lambda);
     let validation_items = items(&layout, &validation, scale, settings.lambda);
     let baseline = baseline_loss(&validation_items);
+    let compare_loss = compare.map(|weights| Model::of(weights).loss(&validation_items, scale));
     let regions = layout.regions();
     debug_assert!(regions <= MAX_REGIONS);
     let mut model = Model { regions, values: vec![0.0; regions * PATTERNS * 2 + DENSE * 2] };
@@ -300,6 +318,7 @@ pub fn train<R: Rules>(
             train_loss: train_loss / train_items.len().max(1) as f64,
             validation_loss,
             baseline_loss: baseline,
+            compare_loss,
         });
         learning_rate *= settings.decay;
     }
@@ -361,9 +380,16 @@ mod tests {
             samples.push(Sample { position, score, result, game });
         }
         let settings = Settings { epochs: 3, batch: 64, ..Settings::default() };
-        let (weights, scale) = train(&samples, &settings, |_| {});
-        let (again, _) = train(&samples, &settings, |_| {});
+        let mut last = None;
+        let (weights, scale) = train(&samples, &settings, None, |report| last = Some(*report));
+        let first = last.expect("an epoch");
+        assert_eq!(first.compare_loss, None);
+        // Trained again, compared with the first run's weights: the same weights, and their
+        // held-out loss is the last epoch's but for the rounding to whole hundredths.
+        let (again, _) = train(&samples, &settings, Some(&weights), |report| last = Some(*report));
         assert_eq!(weights, again);
+        let compared = last.and_then(|report| report.compare_loss).expect("a compared loss");
+        assert!((compared - first.validation_loss).abs() < 0.01, "{compared} {first:?}");
         assert!(scale > 20.0 && scale < 2000.0);
         assert!(weights.dense[0][0] > 50, "{:?}", weights.dense);
         let pattern = Pattern::<English>::new(weights).unwrap();
