@@ -567,7 +567,8 @@ impl<R: Rules> Searcher<R> {
         }
         // Step 7. The moves.
         let searched = self.search_moves(
-            position, &counters, &list, table_move, depth, alpha, beta, ply, pv_node, tt, control,
+            position, key, &counters, &list, table_move, depth, alpha, beta, ply, pv_node, tt,
+            control,
         );
         let Some((best, best_index)) = searched else {
             self.lists[ply] = list;
@@ -720,6 +721,7 @@ impl<R: Rules> Searcher<R> {
     fn search_moves(
         &mut self,
         position: &Position<R>,
+        key: u64,
         counters: &Counters,
         list: &MoveList<Bits<R>>,
         table_move: Option<usize>,
@@ -731,7 +733,6 @@ impl<R: Rules> Searcher<R> {
         tt: &TranspositionTable,
         control: &Control,
     ) -> Option<(Value, usize)> {
-        let key = position.hash();
         let mut best = -INFINITY;
         let mut best_index = usize::MAX;
         // A forced move costs no depth.

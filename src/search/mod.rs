@@ -484,7 +484,7 @@ impl<R: Rules> Engine<R> {
         let ponder = self.control.ponder.load(Ordering::Relaxed);
         let weakened = self.level < MAX_LEVEL;
         let single_line = self.multipv <= 1 && !weakened;
-        let plan = self.plan(legal.len(), &limits, ponder, started);
+        let plan = self.plan(legal.len(), &limits, ponder, weakened, started);
         let shared = smp::Shared::new(
             &self.tt,
             &self.control,
@@ -553,8 +553,14 @@ impl<R: Rules> Engine<R> {
     /// How far and how wide the main thread searches: the depth limit (a strength level's
     /// below full strength), the lines at each depth (MultiPV, or a level's choice), and
     /// whether one legal move is played at once.
-    fn plan(&self, legal: usize, limits: &Limits, ponder: bool, started: Instant) -> iterate::Plan {
-        let weakened = self.level < MAX_LEVEL;
+    fn plan(
+        &self,
+        legal: usize,
+        limits: &Limits,
+        ponder: bool,
+        weakened: bool,
+        started: Instant,
+    ) -> iterate::Plan {
         let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
         if weakened {
             max_depth = max_depth.min(level::level_depth(self.level));
