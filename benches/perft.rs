@@ -1,7 +1,7 @@
 //! Move-generation speed: perft from the start position of each rule set, single thread, with
 //! the count asserted so that a fast wrong generator cannot pass. Run with `cargo bench`.
 //! The headline figures (English perft 12, International perft 10, Turkish perft 8) come from
-//! `damas perft`; see the README.
+//! `damas perft`; see docs/speed.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use damas::movegen::perft::{Convention, perft};

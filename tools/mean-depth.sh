@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The depth the search completes in a fixed time on each bench position (src/cli/bench.rs), one
-# thread, and their mean: the "mean depth at 0.1 s" column of the README's search table.
+# thread, and their mean: the "mean depth at 0.1 s" column of the search table in docs/experiments.md.
 #   tools/mean-depth.sh [damas-binary] [seconds]
 # Compare two builds by running it on each, alternately, more than once: the depth reached in a
 # fixed time varies with the machine's load.
@@ -23,7 +23,7 @@ def depth_of(variant, fen):
                  if '"bestmove"' in line]
         return found[-1] if found else 0
     # Builds older than `--json` and the databases (such as 1036133, the yardstick of the
-    # README's search table): the text line "best move M  (score S, depth D, ...)".
+    # search table in docs/experiments.md): the text line "best move M  (score S, depth D, ...)".
     out = subprocess.run(base, capture_output=True, text=True, check=True).stdout
     found = re.findall(r"best move .*depth (\d+)", out)
     return int(found[-1]) if found else 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the README's perft speed table: English perft 12, International perft 10 and
+# Measures the perft speed table of docs/speed.md: English perft 12, International perft 10 and
 # Turkish perft 8 (and the published Turkish d9 in kish's convention), on 1 and 2 threads.
 # Usage: tools/perft-speed.sh [threads...]   (default: 1 2)
 set -euo pipefail

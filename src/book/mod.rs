@@ -170,7 +170,7 @@ impl<R: Rules> Book<R> {
     /// # Errors
     /// The file cannot be read, or [`Book::parse`] refuses it; the message names the file.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::bounded::read_text(path, crate::bounded::BOOK)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -194,7 +194,7 @@ impl<R: Rules> Book<R> {
 }
 
 /// The book built into the binary for `variant`, as text, if it has one (made with
-/// `damas book build`; the README gives the command).
+/// `damas book build`; docs/book.md gives the command).
 pub fn embedded(variant: Variant) -> Option<&'static str> {
     match variant {
         Variant::English => Some(include_str!("../../book/english.book")),

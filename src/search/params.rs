@@ -49,7 +49,7 @@ const FIELD_COUNT: usize = 10;
 
 impl SearchParams {
     /// The values common to every rule set ([`SearchParams::of`] changes some of them for one):
-    /// what the matches in the README's search table were played with, unless a row says
+    /// what the matches in docs/experiments.md's search table were played with, unless a row says
     /// otherwise.
     pub const DEFAULT: SearchParams = SearchParams {
         static_cut_depth: 3,
@@ -69,8 +69,8 @@ impl SearchParams {
         Self::of_variant(R::VARIANT)
     }
 
-    /// The defaults of the rule set `variant`. Measured at 0.03 s a move (the README's search
-    /// table): in English a static cut margin of 0.6 man a ply instead of 0.8 gained
+    /// The defaults of the rule set `variant`. Measured at 0.03 s a move (the search
+    /// table of docs/experiments.md): in English a static cut margin of 0.6 man a ply instead of 0.8 gained
     /// +17.4 +- 15 Elo in 800 games.
     pub const fn of_variant(variant: Variant) -> SearchParams {
         match variant {
@@ -195,8 +195,8 @@ pub enum ProbCutNodes {
     Captures,
 }
 
-/// Where rule set `R` searches with ProbCut. Measured at 0.03 s a move (the README's search
-/// table): at quiet nodes in English (+26 Elo), Russian (+34) and Italian (+27 in 800 games);
+/// Where rule set `R` searches with ProbCut. Measured at 0.03 s a move (the search
+/// table of docs/experiments.md): at quiet nodes in English (+26 Elo), Russian (+34) and Italian (+27 in 800 games);
 /// not in Brazilian (+8) and Spanish (+10), within the noise. International lost at quiet nodes
 /// (-30), gained little with ProbCut everywhere (+22) and gains at the nodes where a capture is
 /// due only (+67; likely because forced captures are extended a ply each, and the cut saves
