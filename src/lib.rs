@@ -27,8 +27,9 @@ pub mod position;
 pub mod rules;
 
 // The engine: what it knows and how it thinks, each subsystem behind a small API handed to the
-// search through its configuration.
+// search through its configuration; and the bounded reading of every file and line they take.
 pub mod book;
+pub mod bounded;
 pub mod egdb;
 pub mod eval;
 pub mod search;

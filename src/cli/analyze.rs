@@ -12,6 +12,7 @@ use damas::position::Position;
 use damas::rules::{Rules, Variant};
 use damas::search::{Engine, Info, InfoSink, Limits, Score, Silent, Value};
 use damas::with_variant;
+use std::path::Path;
 use std::time::Duration;
 
 /// `damas analyze`'s arguments.
@@ -119,7 +120,7 @@ fn pdn_file(
     given: Option<Variant>,
     settings: &Settings,
 ) -> Result<(), UserError> {
-    let bytes = std::fs::read(path).map_err(|e| UserError(format!("cannot read {path}: {e}")))?;
+    let bytes = damas::bounded::read(Path::new(path), damas::bounded::PDN)?;
     let games = damas::notation::pdn::parse_each(&damas::notation::pdn::decode(&bytes));
     if let Some(n) = only {
         if n == 0 || n > games.len() {
@@ -346,7 +347,7 @@ fn analyse_one<R: Rules>(
 /// # Errors
 /// The file cannot be read, or some lines were not positions (after analysing the others).
 fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = damas::bounded::read_text(Path::new(path), damas::bounded::FENS)?;
     let mut engine = engine::<R>(settings)?;
     let mut bad = 0;
     for (number, line) in text.lines().enumerate() {

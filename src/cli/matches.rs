@@ -242,8 +242,7 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
     let openings = match &args.openings {
         None => None,
         Some(path) => Some((
-            std::fs::read_to_string(path)
-                .map_err(|e| UserError(format!("cannot read openings file {path}: {e}")))?,
+            damas::bounded::read_text(std::path::Path::new(path), damas::bounded::OPENINGS)?,
             path.clone(),
         )),
     };

@@ -101,8 +101,7 @@ pub fn run(command: &PdnCommand) -> Result<(), UserError> {
     let forced: Option<Variant> = variant.as_deref().map(str::parse).transpose()?;
     let (mut games, mut wrong) = (0usize, 0usize);
     for path in files {
-        let bytes = std::fs::read(path)
-            .map_err(|e| UserError(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = damas::bounded::read(path, damas::bounded::PDN)?;
         let text = pdn::decode(&bytes);
         for (i, parsed) in pdn::parse_each(&text).into_iter().enumerate() {
             games += 1;

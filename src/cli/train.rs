@@ -143,7 +143,7 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
     };
     let mut done = HashSet::new();
     let mut file = if path.exists() {
-        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        let bytes = damas::bounded::read(path, damas::bounded::TRAINING_DATA)?;
         let contents = datagen::read::<R>(&bytes).map_err(in_file(path))?;
         if contents.header != header {
             return Err(UserError(format!(
@@ -212,7 +212,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), UserError> {
 fn merge(out: &Path, paths: &[PathBuf]) -> Result<(), UserError> {
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
-        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        let bytes = damas::bounded::read(path, damas::bounded::TRAINING_DATA)?;
         files.push((path.display().to_string(), bytes));
     }
     let first = files.first().ok_or_else(|| UserError("nothing to merge".into()))?;
@@ -234,7 +234,7 @@ fn merge(out: &Path, paths: &[PathBuf]) -> Result<(), UserError> {
 fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, UserError> {
     let mut samples = Vec::new();
     for (index, path) in paths.iter().enumerate() {
-        let bytes = std::fs::read(path).map_err(in_file(path))?;
+        let bytes = damas::bounded::read(path, damas::bounded::TRAINING_DATA)?;
         let contents = datagen::read::<R>(&bytes).map_err(in_file(path))?;
         eprintln!(
             "train: {}: {} games, {} positions",
@@ -270,7 +270,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
     };
     let compare = match &args.compare {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(in_file(path))?;
+            let bytes = damas::bounded::read(path, damas::bounded::WEIGHTS)?;
             let weights = damas::eval::file::read(&bytes).map_err(in_file(path))?;
             damas::eval::Pattern::<R>::new(weights.clone())
                 .map_err(|mismatch| in_file(path)(mismatch.0))?;

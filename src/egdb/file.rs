@@ -232,7 +232,8 @@ impl<'a> Reader<'a> {
 /// variant's or another slice's.
 pub fn read<R: Rules>(path: &Path, slice: Slice) -> Result<Table, FileError> {
     let fail = |reason: String| FileError { path: path.to_path_buf(), reason };
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read it: {e}")))?;
+    let bytes = crate::bounded::read(path, crate::bounded::EGDB_FILE)
+        .map_err(|e| fail(format!("cannot read it: {}", e.reason)))?;
     parse::<R>(&bytes, slice).map_err(fail)
 }
 
@@ -388,6 +389,8 @@ impl Stored {
     pub fn open<R: Rules>(path: &Path, slice: Slice) -> Result<Stored, FileError> {
         let fail = |reason: String| FileError { path: path.to_path_buf(), reason };
         let io = |e: std::io::Error| fail(format!("cannot read it: {e}"));
+        crate::bounded::check(path, crate::bounded::EGDB_FILE)
+            .map_err(|e| fail(format!("cannot read it: {}", e.reason)))?;
         let file = std::fs::File::open(path).map_err(io)?;
         let length = file.metadata().map_err(io)?.len();
         let head = read_at(&file, 0, length.min(HEAD_GUESS)).map_err(io)?;

@@ -23,7 +23,7 @@ pub use params::Weights;
 pub use pattern::{Pattern, PatternWeights, Patterns};
 
 /// The weight files built into the binary, by rule set: the default evaluation where present.
-/// Made with `damas datagen` and `damas train` (see the README for the commands).
+/// Made with `damas datagen` and `damas train` (docs/evaluation.md gives the commands).
 fn embedded(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::English => Some(include_bytes!("weights/english.dmw")),
@@ -45,7 +45,7 @@ fn embedded(variant: Variant) -> Option<&'static [u8]> {
 
 /// The rule sets without weights of their own that evaluate with those of a rule set on the same
 /// board and close to them in play, each borrowing shown by a match not to be worse than the
-/// classic terms there (the README's table has the matches), and each new generation of the
+/// classic terms there (docs/evaluation.md has the matches), and each new generation of the
 /// lender's weights by a match against the previous one ([`lent`]).
 pub fn lender(variant: Variant) -> Option<Variant> {
     match variant {
@@ -136,7 +136,7 @@ impl<R: Rules> Evaluator<R> {
     /// # Errors
     /// The file cannot be read, or [`Evaluator::from_file_bytes`] refuses it.
     pub fn load(path: &std::path::Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::bounded::read(path, crate::bounded::WEIGHTS)?;
         Self::from_file_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 

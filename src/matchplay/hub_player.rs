@@ -10,12 +10,13 @@
 use super::player::{Failure, Player, Reply, end_process};
 use super::tc::MoveLimit;
 use crate::board::types::Side;
+use crate::bounded::{Line, MAX_INPUT_LINE, read_line};
 use crate::game::Game;
 use crate::notation::{hub, moves};
 use crate::position::{MoveOf, Position};
 use crate::protocol::hub::{hub_name, tokenize};
 use crate::rules::{Rules, Variant};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -57,9 +58,21 @@ impl HubPlayer {
         let input = child.stdin.take().ok_or_else(|| Failure::Crashed("no stdin".into()))?;
         let stdout = child.stdout.take().ok_or_else(|| Failure::Crashed("no stdout".into()))?;
         let (sender, output) = channel();
+        let engine = name.to_string();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            loop {
+                match read_line(&mut reader, &mut bytes, MAX_INPUT_LINE) {
+                    Ok(Line::End) | Err(_) => break,
+                    Ok(Line::TooLong) => {
+                        log::warn!("{engine}: a line longer than {MAX_INPUT_LINE} bytes, ignored");
+                        continue;
+                    }
+                    Ok(Line::Read) => {}
+                }
+                let line =
+                    String::from_utf8_lossy(&bytes).trim_end_matches(['\r', '\n']).to_string();
                 if sender.send(line).is_err() {
                     break;
                 }

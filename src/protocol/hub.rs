@@ -292,6 +292,10 @@ impl Protocol for Hub {
     /// value, so Scan's default variant keeps damas a drop-in replacement.
     const DEFAULT_VARIANT: Variant = Variant::International;
 
+    fn refuse(&self, message: &str) {
+        emit(&error(message));
+    }
+
     fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
         let line = match tokenize(text) {
             Ok(line) => line,

@@ -17,6 +17,7 @@ pub mod uci;
 pub use options::{MAX_HASH, MAX_MULTIPV, MAX_THREADS, Options, variant_names};
 pub use session::{Exit, Protocol, Session, run};
 
+use crate::bounded::{Line, MAX_INPUT_LINE};
 use crate::game::Game;
 use crate::rules::Rules;
 use crate::search::{Control, Engine, InfoSink, Limits, SearchResult};
@@ -31,6 +32,8 @@ use std::thread::JoinHandle;
 pub enum Event {
     /// A line of input, without its line ending.
     Line(String),
+    /// A line longer than [`MAX_INPUT_LINE`] bytes, dropped unread: the protocol says so.
+    TooLong,
     /// The input is closed: the engine must exit.
     Eof,
     /// The background search finished.
@@ -42,7 +45,8 @@ pub enum Event {
 pub struct Input {
     events: Receiver<Event>,
     sender: Sender<Event>,
-    pending: VecDeque<String>,
+    /// Lines (and over-long lines) kept for after the running search.
+    pending: VecDeque<Event>,
     closed: bool,
     shared: Arc<Mutex<Shared>>,
 }
@@ -80,10 +84,19 @@ impl Input {
             let mut reader = reader;
             let mut bytes = Vec::new();
             loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
+                match crate::bounded::read_line(&mut reader, &mut bytes, MAX_INPUT_LINE) {
+                    Ok(Line::End) | Err(_) => break,
+                    Ok(Line::Read) => {}
+                    // Its error is not urgent: a search keeps it for its end, without holding
+                    // back the urgent lines after it.
+                    Ok(Line::TooLong) => {
+                        let mut state = lock(&state);
+                        state.sent += 1;
+                        if feeder.send(Event::TooLong).is_err() {
+                            return;
+                        }
+                        continue;
+                    }
                 }
                 // A byte that is not UTF-8 must not end the session: it becomes U+FFFD, and
                 // the line gets the protocol's answer to whatever it then says.
@@ -143,8 +156,8 @@ impl Input {
 
     /// The next event: a line kept back during a search first, then the channel.
     pub fn next_event(&mut self) -> Event {
-        if let Some(line) = self.pending.pop_front() {
-            return Event::Line(line);
+        if let Some(event) = self.pending.pop_front() {
+            return event;
         }
         if self.closed {
             return Event::Eof;
@@ -155,20 +168,25 @@ impl Input {
     /// The next event from the channel, skipping lines kept back (used while searching).
     fn next_live(&mut self) -> Event {
         let event = self.events.recv().unwrap_or(Event::Eof);
-        if let Event::Line(_) = event {
+        if let Event::Line(_) | Event::TooLong = event {
             lock(&self.shared).consumed += 1;
         }
         event
     }
 
-    /// Keeps a line to handle after the running search.
-    fn keep(&mut self, line: String) {
-        self.pending.push_back(line);
+    /// Whether a line waits for the end of the running search (the lines after it wait too).
+    fn waiting(&self) -> bool {
+        self.pending.iter().any(|event| matches!(event, Event::Line(_)))
+    }
+
+    /// Keeps a line (or an over-long line's event) to handle after the running search.
+    fn keep(&mut self, event: Event) {
+        self.pending.push_back(event);
     }
 
     /// Puts a line back at the front, to be read next (a mode switch hands it on).
     pub fn push_front(&mut self, line: String) {
-        self.pending.push_front(line);
+        self.pending.push_front(Event::Line(line));
     }
 
     fn sender(&self) -> Sender<Event> {
@@ -291,13 +309,17 @@ pub fn supervise<R: Rules>(
     classify: fn(&str) -> Urgent,
 ) -> (Engine<R>, SearchResult<R>) {
     let control = Arc::clone(&search.control);
-    let handle = |line: String, input: &mut Input| {
-        // Once a line waits for the end of the search, the lines after it wait too: they
-        // belong to what comes next (a `stop` after `go` stops the next search).
-        if !input.pending.is_empty() {
-            input.keep(line);
-            return;
-        }
+    let handle = |event: Event, input: &mut Input| {
+        let line = match event {
+            Event::Line(line) if !input.waiting() => line,
+            // Once a line waits for the end of the search, the lines after it wait too: they
+            // belong to what comes next (a `stop` after `go` stops the next search). An
+            // over-long line's error waits for the end as well, holding nothing back.
+            other => {
+                input.keep(other);
+                return;
+            }
+        };
         match classify(line.trim()) {
             Urgent::Stop => control.request_stop(),
             Urgent::PonderHit => control.hit(),
@@ -305,18 +327,18 @@ pub fn supervise<R: Rules>(
             Urgent::Ignore => {}
             Urgent::StopAndLater => {
                 control.request_stop();
-                input.keep(line);
+                input.keep(Event::Line(line));
             }
-            Urgent::Later => input.keep(line),
+            Urgent::Later => input.keep(Event::Line(line)),
         }
     };
     // Lines that arrived with the `go` (still queued) come first, as if they came now.
-    let backlog: Vec<String> = input.pending.drain(..).collect();
-    for line in backlog {
-        handle(line, input);
+    let backlog: Vec<Event> = input.pending.drain(..).collect();
+    for event in backlog {
+        handle(event, input);
     }
     let go_live = |input: &Input| {
-        if input.pending.is_empty() {
+        if !input.waiting() {
             input.set_live(Some(Live { control: Arc::clone(&control), classify }));
         }
     };
@@ -336,14 +358,14 @@ pub fn supervise<R: Rules>(
                     control.request_stop();
                 }
             }
-            Event::Line(line) => {
+            event @ (Event::Line(_) | Event::TooLong) => {
                 // Held while the line is handled: the reader must not answer a later line
                 // before this one is dealt with.
                 let shared = Arc::clone(&input.shared);
                 let mut state = lock(&shared);
                 state.consumed += 1;
-                handle(line, input);
-                if !input.pending.is_empty() {
+                handle(event, input);
+                if input.waiting() {
                     state.live = None;
                 }
             }

@@ -44,6 +44,10 @@ pub trait Protocol: Default {
 
     /// Says that the next line is awaited (the text mode's prompt, for a person at a terminal).
     fn prompt(&self) {}
+
+    /// Answers a line that could not be taken (one longer than
+    /// [`crate::bounded::MAX_INPUT_LINE`] bytes) with the protocol's error.
+    fn refuse(&self, message: &str);
 }
 
 /// A line's first word and the words after it (None for a blank line).
@@ -386,6 +390,14 @@ fn serve<P: Protocol, R: Rules>(
                     protocol.prompt();
                 }
                 exit
+            }
+            Event::TooLong => {
+                protocol.refuse(&format!(
+                    "a line longer than {} bytes, ignored",
+                    crate::bounded::MAX_INPUT_LINE
+                ));
+                protocol.prompt();
+                None
             }
             Event::Eof => Some(Exit::Quit),
             Event::SearchDone => None,

@@ -116,6 +116,10 @@ impl Protocol for Text {
     /// a game of another rule set.
     const DEFAULT_VARIANT: Variant = Variant::English;
 
+    fn refuse(&self, message: &str) {
+        emit(&format!("error: {message}"));
+    }
+
     fn prompt(&self) {
         if self.interactive {
             use std::io::Write;

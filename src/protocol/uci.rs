@@ -138,6 +138,10 @@ pub struct Uci;
 impl Protocol for Uci {
     const DEFAULT_VARIANT: Variant = Variant::English;
 
+    fn refuse(&self, message: &str) {
+        emit(&format!("info string error: {message}"));
+    }
+
     fn handle<R: Rules>(&mut self, session: &mut Session<R>, text: &str) -> Option<Exit> {
         let (command, args) = words(text)?;
         match command {

@@ -647,3 +647,56 @@ fn datagen_shards_merge_into_the_single_run() {
     fails_with(&["datagen", "--shard", "4/3", "--out", &file("x.data")], "K/N");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every file a command reads is read with a limit fitting its kind: a device, a FIFO (which
+/// would block on opening) or a file larger than its kind can be is a clear error with exit
+/// status 2, read not at all.
+#[cfg(unix)]
+#[test]
+fn files_are_read_with_a_limit_and_devices_and_fifos_refused() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-bounded-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let fifo = fifo.to_str().expect("utf-8 path");
+    // A sparse file of 65 MiB: larger than any weight file may be, though it holds nothing.
+    let huge = dir.join("huge.dmw");
+    std::fs::File::create(&huge).expect("create").set_len(65 << 20).expect("grow");
+    let huge = huge.to_str().expect("utf-8 path");
+    let device = "a device or a pipe, not a";
+    fails_with(
+        &["analyze", "--eval-file", "/dev/zero"],
+        &format!("/dev/zero: {device} weight file"),
+    );
+    fails_with(&["analyze", "--eval-file", fifo], &format!("{device} weight file"));
+    fails_with(&["analyze", "--eval-file", huge], "68157440 bytes is too large for a weight file");
+    fails_with(&["analyze", "--pdn", "/dev/zero"], &format!("{device} PDN file"));
+    fails_with(&["analyze", "--file", fifo], &format!("{device} position list"));
+    fails_with(&["pdn", "check", "/dev/urandom"], &format!("{device} PDN file"));
+    fails_with(&["book", "probe", "--book", fifo], &format!("{device} book"));
+    fails_with(
+        &["train", "--variant", "english", "--data", "/dev/zero", "--out", "/dev/null"],
+        &format!("{device} training data file"),
+    );
+    fails_with(
+        &["match", "--engine", "name=a", "--engine", "name=b", "--openings", "/dev/zero"],
+        &format!("{device} openings file"),
+    );
+    fails_with(&["analyze", "--eval-file", dir.to_str().expect("utf-8")], "a folder, not a");
+    // An endgame database file that is a FIFO is refused at loading, the others kept.
+    let egdb = dir.join("egdb");
+    let path = egdb.to_str().expect("utf-8 path");
+    assert!(damas(&["egdb", "build", "--pieces", "2", "--egdb-path", path]).status.success());
+    let slice = egdb.join("0-1-0-1.egdb");
+    std::fs::remove_file(&slice).expect("remove a slice");
+    assert!(Command::new("mkfifo").arg(&slice).status().expect("mkfifo").success());
+    let stats = damas(&["egdb", "stats", "--egdb-path", path]);
+    assert!(
+        stderr(&stats).contains("0-1-0-1.egdb: cannot read it: a device or a pipe"),
+        "{}",
+        stderr(&stats)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -733,3 +733,43 @@ fn hub_follows_a_gui_that_does_not_keep_frisians_king_move_limit() {
     let mv = done_move(lines.last().unwrap());
     assert!(mv.starts_with("10"), "Black's only piece is the king on 10: {mv}");
 }
+
+/// A line longer than the engine reads (64 KiB) is dropped with an error in each protocol's
+/// form, in its place among the other lines, and the session goes on: idle, and during a search
+/// (where the error waits for the search's end, like the lines after it). A weight or book file
+/// that is a device is refused before it is read.
+#[test]
+fn over_long_lines_and_device_files_are_errors_and_the_session_goes_on() {
+    let long = "x".repeat(200_000);
+    let mut engine = hub_ready();
+    engine.send(&long);
+    engine.send("ping");
+    assert_eq!(
+        engine.until("pong"),
+        ["error message=\"a line longer than 65536 bytes, ignored\"", "pong"]
+    );
+    engine.send(&format!("pos pos={INTL_START}"));
+    engine.send("level infinite");
+    engine.send("go analyze");
+    assert!(engine.line("an info line").starts_with("info "));
+    engine.send(&format!("pos {long}"));
+    engine.send("stop");
+    let lines = engine.until("error");
+    assert!(lines[lines.len() - 2].starts_with("done move="), "{lines:?}");
+    assert!(lines[lines.len() - 1].contains("longer than 65536 bytes"), "{lines:?}");
+    for (name, what) in [("eval-file", "weight file"), ("book-file", "book")] {
+        engine.send(&format!("set-param name={name} value=/dev/zero"));
+        let error = engine.line(name);
+        assert!(error.contains(&format!("/dev/zero: a device or a pipe, not a {what}")), "{error}");
+    }
+    engine.send("ping");
+    assert_eq!(engine.until("pong"), ["pong"]);
+    for (mode, expected) in [
+        ("uci", "info string error: a line longer than 65536 bytes, ignored"),
+        ("text", "error: a line longer than 65536 bytes, ignored"),
+    ] {
+        let mut engine = Engine::start(&[mode]);
+        engine.send(&long);
+        assert_eq!(engine.line(mode), expected);
+    }
+}
