@@ -19,7 +19,7 @@ pub struct ReadError {
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.reason)
+        write!(f, "cannot read {}: {}", self.path.display(), self.reason)
     }
 }
 
@@ -72,7 +72,7 @@ pub fn check(path: &Path, limit: Limit) -> Result<u64, ReadError> {
     let metadata = std::fs::metadata(path).map_err(|e| in_file(path, e))?;
     if !metadata.is_file() {
         let kind = if metadata.is_dir() { "a folder" } else { "a device or a pipe" };
-        return Err(in_file(path, format!("{kind}, not a {}", limit.what)));
+        return Err(in_file(path, format!("{kind}, not {}", with_article(limit.what))));
     }
     if metadata.len() > limit.bytes {
         return Err(too_large(path, limit, metadata.len()));
@@ -84,9 +84,15 @@ fn in_file(path: &Path, reason: impl std::fmt::Display) -> ReadError {
     ReadError { path: path.to_path_buf(), reason: reason.to_string() }
 }
 
+/// "a weight file", "an endgame database file".
+fn with_article(what: &str) -> String {
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {what}")
+}
+
 fn too_large(path: &Path, limit: Limit, size: u64) -> ReadError {
-    let reason =
-        format!("{size} bytes is too large for a {} (at most {} bytes)", limit.what, limit.bytes);
+    let what = with_article(limit.what);
+    let reason = format!("{size} bytes is too large for {what} (at most {} bytes)", limit.bytes);
     in_file(path, reason)
 }
 

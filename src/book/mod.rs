@@ -145,7 +145,11 @@ impl<R: Rules> Book<R> {
                     .trim()
                     .split_once(' ')
                     .ok_or_else(|| at(format!("`{field}` is not a move and a score")))?;
+                let text = mv;
                 let mv = moves::parse::<R>(&position, mv).map_err(|e| at(e.to_string()))?;
+                if book_moves.iter().any(|known: &BookMove<R>| known.mv == mv) {
+                    return Err(at(format!("the move {text} is listed twice")));
+                }
                 let score = score
                     .trim()
                     .parse::<i32>()
@@ -156,6 +160,9 @@ impl<R: Rules> Book<R> {
             }
             if book_moves.is_empty() {
                 return Err(at("a position without book moves".into()));
+            }
+            if book.moves(&position).is_some() {
+                return Err(at("the position is listed twice".into()));
             }
             book.insert(position, book_moves);
         }
@@ -263,6 +270,11 @@ mod tests {
             ("variant english\nB:W21-32:B1-12\n", "line 2: a position without book moves"),
             ("variant english\nB:W21-32:Bz\t11-15 +1\n", "line 2:"),
             ("# nothing\n", "no `variant english` line"),
+            ("variant english\nB:W21-32:B1-12\t11-15 +1\t11-15 +2\n", "line 2: the move 11-15 is"),
+            (
+                "variant english\nB:W21-32:B1-12\t11-15 +1\nB:W21-32:B1-12\t9-13 +1\n",
+                "line 3: the position is listed twice",
+            ),
         ];
         for (text, expected) in cases {
             match Book::<English>::parse(text) {

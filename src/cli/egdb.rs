@@ -5,10 +5,11 @@ use crate::error::UserError;
 use crate::progress::Progress;
 use damas::board::bitset::BitSet;
 use damas::egdb::build::{self, Counts};
-use damas::egdb::index::{NO_STREAKS, SliceIndex};
+use damas::egdb::index::{NO_STREAKS, Slice, SliceIndex};
 use damas::egdb::{Egdb, Encoding, Outcome, file, verify};
 use damas::game::GameRules;
 use damas::notation::{fen, moves, squares};
+use damas::position::Position;
 use damas::rules::{Rules, Variant};
 use damas::with_variant;
 use std::collections::BTreeMap;
@@ -141,12 +142,15 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
     }
 }
 
-/// Loads `dir`, reporting refused files on stderr (and counting them); a missing directory is
+/// Loads `dir`, reporting refused files on stderr (and returning them); a missing directory is
 /// an error unless `missing_ok`.
-fn load<R: Rules>(dir: &Path, missing_ok: bool) -> Result<(Egdb<R>, usize), UserError> {
+fn load<R: Rules>(
+    dir: &Path,
+    missing_ok: bool,
+) -> Result<(Egdb<R>, Vec<file::FileError>), UserError> {
     if !dir.is_dir() {
         if missing_ok {
-            return Ok((Egdb::new(), 0));
+            return Ok((Egdb::new(), Vec::new()));
         }
         return Err(UserError(format!(
             "{}: no such directory (build one with `damas egdb build --variant {}`)",
@@ -158,7 +162,7 @@ fn load<R: Rules>(dir: &Path, missing_ok: bool) -> Result<(Egdb<R>, usize), User
     for error in &refused {
         eprintln!("refused {error}");
     }
-    Ok((egdb, refused.len()))
+    Ok((egdb, refused))
 }
 
 fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<(), UserError> {
@@ -209,18 +213,12 @@ fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<
 
 fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
     let position = fen::parse::<R>(text)?;
-    let (egdb, _) = load::<R>(dir, false)?;
-    let pieces = position.occupied().count();
+    let (egdb, refused) = load::<R>(dir, false)?;
     // A FEN says nothing of the moves before it: under a king-move limit, no king has moved in
     // a row.
     let streaks = NO_STREAKS;
-    let value = egdb.probe(&position, &streaks).ok_or_else(|| {
-        UserError(format!(
-            "{pieces} pieces: not in the databases of {} (up to {} pieces)",
-            dir.display(),
-            egdb.max_pieces()
-        ))
-    })?;
+    let value =
+        egdb.probe(&position, &streaks).ok_or_else(|| not_held(dir, &egdb, &position, &refused))?;
     let fresh = if GameRules::of::<R>().draws.king_move_limit.is_some() {
         " (no king has moved in a row)"
     } else {
@@ -242,6 +240,43 @@ fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
         println!("{label}: {}", if texts.is_empty() { "none".into() } else { texts.join(", ") });
     }
     Ok(())
+}
+
+/// Why `dir`'s databases do not hold `position`: its own file was refused (the line above says
+/// why), a file it leads to was, or no database of its size was built.
+fn not_held<R: Rules>(
+    dir: &Path,
+    egdb: &Egdb<R>,
+    position: &Position<R>,
+    refused: &[file::FileError],
+) -> UserError {
+    let pieces = position.occupied().count();
+    let slice = Slice::of(position);
+    let own = refused.iter().find(|error| {
+        let name = error.path.file_name().and_then(|name| name.to_str()).unwrap_or("");
+        file::slice_of_name(name)
+            .is_some_and(|refused| refused == slice || refused == slice.swapped())
+    });
+    UserError(match own {
+        Some(error) => format!(
+            "this position's database file {} was refused ({}), so it cannot be probed; \
+             build it again with `damas egdb build --variant {} --pieces {pieces}`",
+            error.path.display(),
+            error.reason,
+            R::VARIANT.name()
+        ),
+        None if !refused.is_empty() && pieces <= egdb.max_pieces() => format!(
+            "{pieces} pieces: not held, {} file(s) of {} refused (above): a capture from this \
+             position leads into one of them",
+            refused.len(),
+            dir.display()
+        ),
+        None => format!(
+            "{pieces} pieces: not in the databases of {} (up to {} pieces)",
+            dir.display(),
+            egdb.max_pieces()
+        ),
+    })
 }
 
 fn run_bench<R: Rules>(dir: &Path, memory: usize, probes: usize) -> Result<(), UserError> {
@@ -344,7 +379,7 @@ fn run_stats<R: Rules>(dir: &Path) -> Result<(), UserError> {
 
 fn run_verify<R: Rules>(dir: &Path) -> Result<(), UserError> {
     let (egdb, refused) = load::<R>(dir, false)?;
-    let mut bad = refused;
+    let mut bad = refused.len();
     let (mut positions, mut checked) = (0, 0);
     for (slice, table) in egdb.slices() {
         let (n, c, wrong) = verify::verify_table(&egdb, table);

@@ -87,6 +87,10 @@ pub struct MatchArgs {
     /// Seconds a move may take under depth= or nodes= before the engine counts as stalled.
     #[arg(long, default_value_t = 120.0)]
     patience: f64,
+    /// Seconds an engine may take to start and answer the handshake (Hub `hub`/`init`, `ping`
+    /// before each game; DXP connection and GAMEACC) before it counts as stalled.
+    #[arg(long, default_value_t = 30.0)]
+    handshake: f64,
     /// round-robin (everyone against everyone) or gauntlet (the first engine against the rest).
     #[arg(long, default_value = "round-robin", value_parser = ["round-robin", "gauntlet"])]
     tournament: String,
@@ -257,6 +261,7 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
         pdn: args.pdn.clone(),
         sprt: args.sprt.as_deref().map(sprt).transpose()?,
         adjudication: adjudication(args)?,
+        handshake: positive_seconds("--handshake", args.handshake)?,
         egdb_path: args.egdb_path.clone(),
         draw_rules: match args.draw_rules.as_str() {
             "federation" => DrawRuleSet::Federation,

@@ -24,9 +24,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How long the engine may take to start listening or to connect, and to accept a game.
-const STARTUP: Duration = Duration::from_secs(30);
-
 /// A DXP engine and its connection.
 pub struct DxpPlayer {
     child: Option<Child>,
@@ -36,6 +33,8 @@ pub struct DxpPlayer {
     /// GAMEREQ's thinking time (minutes per player) and number of moves.
     minutes: u32,
     moves: u32,
+    /// How long it may take to connect and to answer a game request.
+    handshake: Duration,
 }
 
 impl DxpPlayer {
@@ -43,7 +42,7 @@ impl DxpPlayer {
     /// engine (`listen`).
     ///
     /// # Errors
-    /// The program cannot be started, or no connection is made within 30 seconds.
+    /// The program cannot be started, or no connection is made within `handshake`.
     pub fn start<R: Rules>(
         name: &str,
         command: &[String],
@@ -51,6 +50,7 @@ impl DxpPlayer {
         address: &str,
         listen: bool,
         control: TimeControl,
+        handshake: Duration,
     ) -> Result<Self, Failure> {
         if R::Geo::SQUARES != 50 {
             return Err(Failure::Protocol(format!(
@@ -89,7 +89,7 @@ impl DxpPlayer {
                 Failure::Crashed(format!("cannot start '{}': {e}", command.join(" ")))
             })?);
         }
-        let deadline = Instant::now() + STARTUP;
+        let deadline = Instant::now() + handshake;
         let stream = match listener {
             Some(listener) => accept_until(&listener, deadline)?,
             None => connect_until(address, deadline)?,
@@ -110,7 +110,7 @@ impl DxpPlayer {
             }
         });
         let (minutes, moves) = dxp_clock(control);
-        Ok(DxpPlayer { child, stream, messages, name: name.to_string(), minutes, moves })
+        Ok(DxpPlayer { child, stream, messages, name: name.to_string(), minutes, moves, handshake })
     }
 
     fn send(&mut self, message: &Message) -> Result<(), Failure> {
@@ -213,7 +213,7 @@ impl<R: Rules> Player<R> for DxpPlayer {
         };
         self.send(&request)?;
         loop {
-            match self.receive(STARTUP)? {
+            match self.receive(self.handshake)? {
                 Message::GameAccept { code: 0, .. } => return Ok(()),
                 Message::GameAccept { code, .. } => {
                     return Err(Failure::Protocol(format!("refused the game (code {code})")));

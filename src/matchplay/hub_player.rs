@@ -21,15 +21,14 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to start and to answer `init`.
-const STARTUP: Duration = Duration::from_secs(30);
-
 /// A running Hub engine.
 pub struct HubPlayer {
     child: Child,
     input: ChildStdin,
     output: Receiver<String>,
     name: String,
+    /// How long it may take to answer the handshake and `ping`.
+    handshake: Duration,
 }
 
 impl HubPlayer {
@@ -44,6 +43,7 @@ impl HubPlayer {
         dir: Option<&str>,
         options: &[(String, String)],
         variant: Variant,
+        handshake: Duration,
     ) -> Result<Self, Failure> {
         let (program, arguments) =
             command.split_first().ok_or_else(|| Failure::Protocol("no command".into()))?;
@@ -78,15 +78,15 @@ impl HubPlayer {
                 }
             }
         });
-        let mut player = HubPlayer { child, input, output, name: name.to_string() };
+        let mut player = HubPlayer { child, input, output, name: name.to_string(), handshake };
         player.send("hub")?;
-        player.expect("wait", STARTUP, |_| {})?;
+        player.expect("wait", handshake, |_| {})?;
         player.send(&format!("set-param name=variant value={}", variant_name(variant)))?;
         for (option, value) in options {
             player.send(&format!("set-param name={option} value={value}"))?;
         }
         player.send("init")?;
-        player.expect("ready", STARTUP, |_| {})?;
+        player.expect("ready", handshake, |_| {})?;
         Ok(player)
     }
 
@@ -182,7 +182,7 @@ impl<R: Rules> Player<R> for HubPlayer {
     fn new_game(&mut self, _start: &Position<R>, _side: Side) -> Result<(), Failure> {
         self.send("new-game")?;
         self.send("ping")?;
-        self.expect("pong", STARTUP, |_| {}).map(drop)
+        self.expect("pong", self.handshake, |_| {}).map(drop)
     }
 
     fn go(

@@ -74,6 +74,8 @@ pub struct MatchSettings {
     pub sprt: Option<Sprt>,
     /// How games are adjudicated.
     pub adjudication: Adjudication,
+    /// How long an engine may take to start, answer the handshake and accept a game.
+    pub handshake: Duration,
     /// Endgame databases to adjudicate from: a game ends as soon as they hold its position.
     pub egdb_path: Option<std::path::PathBuf>,
     /// The draw rules of the games.
@@ -170,6 +172,7 @@ struct Played<R: Rules> {
 fn start_player<R: Rules>(
     spec: &EngineSpec,
     control: TimeControl,
+    handshake: Duration,
 ) -> Result<Box<dyn Player<R>>, Failure> {
     let option =
         |name: &str| spec.options.iter().find(|(key, _)| key == name).map(|(_, v)| v.as_str());
@@ -195,6 +198,7 @@ fn start_player<R: Rules>(
             spec.dir.as_deref(),
             &spec.options,
             R::VARIANT,
+            handshake,
         )?)),
         Kind::Dxp { command, address, listen } => Ok(Box::new(dxp_player::DxpPlayer::start::<R>(
             &spec.name,
@@ -203,6 +207,7 @@ fn start_player<R: Rules>(
             address,
             *listen,
             control,
+            handshake,
         )?)),
     }
 }
@@ -448,7 +453,8 @@ fn check_players<R: Rules>(
 ) -> Result<(), String> {
     for (spec, control) in settings.engines.iter().zip(controls) {
         if !matches!(spec.kind, Kind::Dxp { .. }) {
-            start_player::<R>(spec, *control).map_err(|e| format!("engine {}: {e}", spec.name))?;
+            start_player::<R>(spec, *control, settings.handshake)
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
     }
     Ok(())
@@ -576,7 +582,7 @@ fn play_one<R: Rules>(
         if live.contains_key(&index) {
             continue;
         }
-        match start_player::<R>(&settings.engines[index], controls[index]) {
+        match start_player::<R>(&settings.engines[index], controls[index], settings.handshake) {
             Ok(player) => {
                 live.insert(index, player);
             }

@@ -286,6 +286,17 @@ pub fn play<'a, R: Rules>(
         let took = started.elapsed();
         let reply = match reply {
             Ok(reply) => reply,
+            // No answer while a clock runs: the engine has lost on time (its connection may be
+            // alive; only under depth or node limits is silence a stalled connection).
+            Err(Failure::Stalled(_)) if clock.allowed().is_some() => {
+                let allowed = clock.allowed().unwrap_or_default();
+                let why = format!(
+                    "no move in {:.3} s with {:.3} s on its clock",
+                    took.as_secs_f64(),
+                    allowed.as_secs_f64()
+                );
+                break forfeit(mover, Termination::TimeForfeit, why, moves);
+            }
             Err(failure) => {
                 break forfeit(mover, termination_of(&failure), failure.to_string(), moves);
             }

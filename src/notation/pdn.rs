@@ -134,6 +134,10 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
         if word.is_empty() {
             return false;
         }
+        // The draw as some programs write it, with the one-half sign.
+        if word == "½-½" {
+            word = "1/2-1/2".to_string();
+        }
         if RESULTS.contains(&word.as_str()) && pending.is_empty() {
             game.result = Some(word);
             return true;
@@ -319,6 +323,13 @@ mod tests {
             parse("1. 11-15 23-19 ... 2... 8-11").unwrap().moves,
             ["11-15", "23-19", "8-11"]
         );
+        // The draw with the one-half sign, in UTF-8 and in Windows-1252 (byte 0xBD).
+        for text in [decode("1. 11-15 23-19 ½-½".as_bytes()), decode(b"1. 11-15 23-19 \xbd-\xbd")]
+        {
+            let game = parse(&text).unwrap();
+            assert_eq!(game.moves, ["11-15", "23-19"]);
+            assert_eq!(game.result.as_deref(), Some("1/2-1/2"));
+        }
         assert!(parse("{open").is_err());
         assert!(parse("1. 11-15 (23-19").is_err());
         assert!(parse("   ").is_err());

@@ -372,7 +372,9 @@ pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
     let bound = listener.local_addr().map_or_else(|_| settings.address.clone(), |a| a.to_string());
     log::info!("DXP: listening on {bound}");
     // The listener has a thread of its own, so that a connection that comes while another is
-    // served is answered (refused) at once instead of waiting unseen in the backlog.
+    // served is answered (refused) at once instead of waiting unseen in the backlog. `busy` is
+    // set while a peer is served and cleared as soon as its exchange ends, before our side of
+    // the connection is closed (which may wait for the peer).
     let busy = Arc::new(AtomicBool::new(false));
     let (sender, connections) = mpsc::channel::<TcpStream>();
     let listening = Arc::clone(&busy);
@@ -380,7 +382,7 @@ pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
-            if listening.swap(true, Ordering::SeqCst) {
+            if still_busy(&listening) {
                 std::thread::spawn(move || refuse(stream, refusal_wait));
             } else if sender.send(stream).is_err() {
                 return;
@@ -389,15 +391,42 @@ pub fn run<R: Rules>(settings: &Settings) -> Result<(), String> {
     });
     for stream in connections {
         match Connection::new(stream, settings, &mut engine) {
-            Ok(mut connection) => connection.serve(&mut played),
-            Err(error) => log::warn!("DXP: {error}"),
+            Ok(mut connection) => {
+                connection.exchange(&mut played);
+                busy.store(false, Ordering::SeqCst);
+                connection.close();
+            }
+            Err(error) => {
+                log::warn!("DXP: {error}");
+                busy.store(false, Ordering::SeqCst);
+            }
         }
-        busy.store(false, Ordering::SeqCst);
         if settings.games > 0 && played >= settings.games {
             break;
         }
     }
     Ok(())
+}
+
+/// The time a move without a clock (a request for 000 minutes) when `--max-move-time` sets none.
+const NO_CLOCK_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// How long a new connection waits for the one before it to end before it is refused: a client
+/// that closes and connects again at once (the next game of a match) must not find damas busy
+/// in the moment between its leaving and damas seeing it.
+const LEAVING_GRACE: Duration = Duration::from_millis(500);
+
+/// Whether a peer is still served after [`LEAVING_GRACE`]; if not, `busy` is set for the new
+/// connection.
+fn still_busy(busy: &AtomicBool) -> bool {
+    let deadline = Instant::now() + LEAVING_GRACE;
+    while busy.swap(true, Ordering::SeqCst) {
+        if Instant::now() >= deadline {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
 }
 
 /// Our name in GAMEREQ and GAMEACC.
@@ -720,6 +749,20 @@ impl<'a, R: Rules> Connection<'a, R> {
         if !self.send(&Message::GameAccept { name, code: 0 }) {
             return Flow::Close;
         }
+        // A request without a thinking time is accepted (pydraughts asks for 000 minutes for
+        // any game under a minute), and the peer is told what damas makes of it.
+        if minutes == 0 {
+            let seconds = self.settings.max_move_time.unwrap_or(NO_CLOCK_MOVE_TIME.as_secs_f64());
+            let moves =
+                if moves == 0 { "no move limit".to_string() } else { format!("{moves} moves") };
+            let text = format!(
+                "no thinking time asked (000 minutes, {moves}): damas plays without a clock, {seconds} s a move"
+            );
+            log::info!("DXP: {text}");
+            if !self.send(&Message::Chat(text)) {
+                return Flow::Close;
+            }
+        }
         self.play_if_our_turn()
     }
 
@@ -789,7 +832,7 @@ impl<'a, R: Rules> Connection<'a, R> {
         let cap = self.settings.max_move_time.map(Duration::from_secs_f64);
         if current.clock.is_none() {
             // No clock agreed (pydraughts sends 000 minutes for games under a minute).
-            limits.move_time = Some(cap.unwrap_or(Duration::from_secs(1)));
+            limits.move_time = Some(cap.unwrap_or(NO_CLOCK_MOVE_TIME));
         } else if let Some(cap) = cap {
             limits.move_time = Some(cap.min(current.clock.unwrap_or(cap) / 2));
             limits.time_left = None;

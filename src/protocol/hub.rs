@@ -217,26 +217,40 @@ pub struct Level {
 }
 
 impl Level {
-    /// Adds the arguments of one `level` line. Unknown arguments (`handicap`) are ignored.
+    /// Adds the arguments of one `level` line, all or none of them. Unknown arguments
+    /// (`handicap`) are ignored.
     ///
     /// # Errors
-    /// A value that is not a number.
+    /// A value that is not a number, or a count out of its range.
     pub fn add(&mut self, line: &Line) -> Result<(), String> {
+        let mut next = *self;
+        next.add_each(line)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn add_each(&mut self, line: &Line) -> Result<(), String> {
         for arg in &line.args {
             let value = arg.value.as_deref();
-            let whole = |name: &str| -> Result<u64, String> {
+            // A count in `min..=max` (written as a whole number or as 1e6); a value outside is
+            // refused rather than clamped, so that `depth=-1` is not silently a depth of 1.
+            let whole = |name: &str, min: u64, max: u64| -> Result<u64, String> {
                 let text = value.ok_or_else(|| format!("level {name} needs a value"))?;
-                text.parse::<f64>()
+                let number = text
+                    .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .map(|v| v.clamp(0.0, 1e18) as u64)
-                    .ok_or_else(|| format!("level {name}={text} is not a number"))
+                    .ok_or_else(|| format!("level {name}={text} is not a number"))?;
+                if number < min as f64 || number > max as f64 {
+                    return Err(format!("level {name}={text} is out of range ({min} to {max})"));
+                }
+                Ok(number as u64)
             };
             match arg.name.as_str() {
-                "depth" => self.depth = Some(whole("depth")?.clamp(1, 1000) as u32),
-                "nodes" => self.nodes = Some(whole("nodes")?.max(1)),
+                "depth" => self.depth = Some(whole("depth", 1, 1000)? as u32),
+                "nodes" => self.nodes = Some(whole("nodes", 1, 1e18 as u64)?),
                 "move-time" => self.move_time = Some(seconds("move-time", value)?),
-                "moves" => self.moves = Some(whole("moves")?.min(10_000) as u32).filter(|&m| m > 0),
+                "moves" => self.moves = Some(whole("moves", 0, 10_000)? as u32).filter(|&m| m > 0),
                 "time" => self.time = Some(seconds("time", value)?),
                 "inc" => self.inc = seconds("inc", value)?,
                 "infinite" => self.infinite = true,
@@ -435,6 +449,14 @@ mod tests {
         assert_eq!((limits.depth, limits.nodes), (Some(7), Some(1_000_000)));
         assert!(limits.infinite && limits.analysis);
         assert!(Level::default().add(&tokenize("level time=abc").unwrap()).is_err());
+        for bad in ["depth=-1", "depth=0", "depth=1001", "nodes=-1", "nodes=0", "moves=-3"] {
+            let mut level = Level::default();
+            level.add(&tokenize("level depth=5").unwrap()).unwrap();
+            let error = level.add(&tokenize(&format!("level nodes=9 {bad}")).unwrap());
+            assert!(error.expect_err(bad).contains("out of range"), "{bad}");
+            // Nothing of a refused line is kept.
+            assert_eq!((level.depth, level.nodes), (Some(5), None), "{bad}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::notation::{fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{Band, Info, InfoSink, Limits, Score};
+use std::num::IntErrorKind;
 use std::time::Duration;
 
 /// A score as UCI writes it: `cp N` or `mate N` (moves, negative when losing).
@@ -95,10 +96,21 @@ pub fn go_limits(words: &[&str], side: Side) -> Result<(Limits, bool), String> {
     let mut ponder = false;
     let mut at = 0;
     let number = |at: usize, name: &str| -> Result<i64, String> {
-        words
-            .get(at + 1)
-            .and_then(|text| text.parse::<i64>().ok())
-            .ok_or_else(|| format!("go {name} needs a whole number"))
+        let text = words.get(at + 1).ok_or_else(|| format!("go {name} needs a whole number"))?;
+        text.parse::<i64>().map_err(|e| match e.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                format!("go {name} {text} is too large")
+            }
+            _ => format!("go {name} needs a whole number, not {text}"),
+        })
+    };
+    // A count out of its range is refused rather than clamped (`depth -1` is not depth 1).
+    let within = |name: &str, value: i64, min: i64, max: i64| -> Result<i64, String> {
+        if (min..=max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(format!("go {name} {value} is out of range ({min} to {max})"))
+        }
     };
     let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
     let mine = |white: &str, black: &str, word: &str| match side {
@@ -114,10 +126,13 @@ pub fn go_limits(words: &[&str], side: Side) -> Result<(Limits, bool), String> {
                 let value = number(at, word)?;
                 at += 1;
                 match word {
-                    "depth" => limits.depth = Some(value.clamp(1, 1000) as u32),
-                    "nodes" => limits.nodes = Some(value.max(1) as u64),
+                    "depth" => limits.depth = Some(within(word, value, 1, 1000)? as u32),
+                    "nodes" => limits.nodes = Some(within(word, value, 1, i64::MAX)? as u64),
                     "movetime" => limits.move_time = Some(millis(value)),
-                    "movestogo" => limits.moves_to_go = Some(value.clamp(1, 10_000) as u32),
+                    "movestogo" => {
+                        let moves = within(word, value, 0, 10_000)? as u32;
+                        limits.moves_to_go = Some(moves).filter(|&m| m > 0);
+                    }
                     _ if mine("wtime", "btime", word) => limits.time_left = Some(millis(value)),
                     _ if mine("winc", "binc", word) => limits.increment = millis(value),
                     _ => {}
@@ -253,6 +268,14 @@ mod tests {
         assert_eq!(limits.depth, Some(5));
         assert!(go_limits(&["depth"], Side::White).is_err());
         assert!(go_limits(&["nodes", "x"], Side::White).is_err());
+        let error = |words: &[&str]| go_limits(words, Side::White).expect_err("refused");
+        assert_eq!(
+            error(&["depth", "99999999999999999999"]),
+            "go depth 99999999999999999999 is too large"
+        );
+        assert_eq!(error(&["nodes", "x"]), "go nodes needs a whole number, not x");
+        assert_eq!(error(&["depth", "-1"]), "go depth -1 is out of range (1 to 1000)");
+        assert_eq!(error(&["nodes", "0"]), "go nodes 0 is out of range (1 to 9223372036854775807)");
         assert_eq!(score_text(Score::new(crate::search::WIN - 3)), "mate 2");
         assert_eq!(score_text(Score::new(-(crate::search::WIN - 4))), "mate -2");
     }

@@ -8,7 +8,8 @@ through both ways, until the Nth `go`, where it does what MODE says:
   illegal  answers `done move=1-5`, a well-formed move that is never legal;
   garbage  answers `done move=banana`;
   overrun  lets the engine answer, but holds its `done` back for 0.6 seconds;
-  silent   never answers again, but keeps reading its input.
+  silent   never answers again, but keeps reading its input;
+  mute     says nothing at all, from the start (not even to the handshake).
 
 Usage: misbehave.py MODE N ENGINE [ARGS...]
 """
@@ -21,7 +22,7 @@ import time
 def main() -> int:
     mode, nth, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    state = {"go": 0, "silent": False}
+    state = {"go": 0, "silent": mode == "mute"}
     lock = threading.Lock()
 
     def say(line: str) -> None:

@@ -665,24 +665,24 @@ fn files_are_read_with_a_limit_and_devices_and_fifos_refused() {
     let huge = dir.join("huge.dmw");
     std::fs::File::create(&huge).expect("create").set_len(65 << 20).expect("grow");
     let huge = huge.to_str().expect("utf-8 path");
-    let device = "a device or a pipe, not a";
+    let device = "a device or a pipe, not";
     fails_with(
         &["analyze", "--eval-file", "/dev/zero"],
-        &format!("/dev/zero: {device} weight file"),
+        &format!("cannot read /dev/zero: {device} a weight file"),
     );
-    fails_with(&["analyze", "--eval-file", fifo], &format!("{device} weight file"));
+    fails_with(&["analyze", "--eval-file", fifo], &format!("{device} a weight file"));
     fails_with(&["analyze", "--eval-file", huge], "68157440 bytes is too large for a weight file");
-    fails_with(&["analyze", "--pdn", "/dev/zero"], &format!("{device} PDN file"));
-    fails_with(&["analyze", "--file", fifo], &format!("{device} position list"));
-    fails_with(&["pdn", "check", "/dev/urandom"], &format!("{device} PDN file"));
-    fails_with(&["book", "probe", "--book", fifo], &format!("{device} book"));
+    fails_with(&["analyze", "--pdn", "/dev/zero"], &format!("{device} a PDN file"));
+    fails_with(&["analyze", "--file", fifo], &format!("{device} a position list"));
+    fails_with(&["pdn", "check", "/dev/urandom"], &format!("{device} a PDN file"));
+    fails_with(&["book", "probe", "--book", fifo], &format!("{device} a book"));
     fails_with(
         &["train", "--variant", "english", "--data", "/dev/zero", "--out", "/dev/null"],
-        &format!("{device} training data file"),
+        &format!("{device} a training data file"),
     );
     fails_with(
         &["match", "--engine", "name=a", "--engine", "name=b", "--openings", "/dev/zero"],
-        &format!("{device} openings file"),
+        &format!("{device} an openings file"),
     );
     fails_with(&["analyze", "--eval-file", dir.to_str().expect("utf-8")], "a folder, not a");
     // An endgame database file that is a FIFO is refused at loading, the others kept.
@@ -698,5 +698,15 @@ fn files_are_read_with_a_limit_and_devices_and_fifos_refused() {
         "{}",
         stderr(&stats)
     );
+    // Probing a position of that file says that its file was refused, and how to make it again.
+    let probe = damas(&["egdb", "probe", "--egdb-path", path, "--fen", "B:WK18:BK14"]);
+    assert_eq!(probe.status.code(), Some(2));
+    let probe = stderr(&probe);
+    assert!(probe.contains("this position's database file"), "{probe}");
+    assert!(
+        probe.contains("0-1-0-1.egdb was refused (cannot read it: a device or a pipe"),
+        "{probe}"
+    );
+    assert!(probe.contains("damas egdb build --variant english --pieces 2"), "{probe}");
     let _ = std::fs::remove_dir_all(&dir);
 }

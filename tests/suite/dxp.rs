@@ -42,6 +42,15 @@ fn receive(reader: &mut Reader<TcpStream>) -> Message {
     }
 }
 
+/// damas's CHAT after accepting a game asked for with 000 minutes: how it plays without a clock.
+fn expect_no_clock_notice(reader: &mut Reader<TcpStream>) {
+    let message = receive(reader);
+    assert!(
+        matches!(&message, Message::Chat(t) if t.starts_with("no thinking time asked (000 minutes")),
+        "{message:?}"
+    );
+}
+
 type Intl = International;
 type IntlMove = damas::board::moves::Move<damas::position::Bits<Intl>>;
 
@@ -94,6 +103,7 @@ fn follower_plays_a_game_and_survives_garbage() {
         Message::GameAccept { code: 0, name } => assert!(name.starts_with("damas")),
         other => panic!("expected GAMEACC 0, got {other:?}"),
     }
+    expect_no_clock_notice(&mut reader);
     let mut position = Position::<Intl>::start();
     // Garbage of every kind, each answered by a CHAT error; the game goes on afterwards.
     for bad in ["Mgarbage", "M00003227", "Q", "E0", "B1Z", "R01short"] {
@@ -115,6 +125,7 @@ fn follower_plays_a_game_and_survives_garbage() {
         "R01DXP Client                      Z000000BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
     );
     assert!(matches!(receive(&mut reader), Message::GameAccept { code: 0, .. }));
+    expect_no_clock_notice(&mut reader);
     // Ten moves each, then take back to Black's 3rd move (the engine is to move there) and
     // check its new move is legal in that position.
     let mut history = vec![position];
@@ -233,6 +244,7 @@ fn a_peer_silent_in_a_game_is_dropped_with_a_game_end() {
     // No clock (0 minutes): a second of silence after damas's move ends the game.
     let (code, _stream, mut reader) = common::dxp_ask(&address, Side::White, 0);
     assert_eq!(code, 0);
+    expect_no_clock_notice(&mut reader);
     assert!(matches!(receive(&mut reader), Message::Move { .. }));
     let started = Instant::now();
     assert!(matches!(receive(&mut reader), Message::Chat(t) if t.contains("no message")));
@@ -272,6 +284,7 @@ fn two_kings_against_one(draw_rules: &str, plies: usize) -> LoneKingGame {
     let mut reader = Reader::new(stream.try_clone().unwrap());
     send(&mut stream, &request(Side::White, 0, Some(&position)));
     assert!(matches!(receive(&mut reader), Message::GameAccept { code: 0, .. }));
+    expect_no_clock_notice(&mut reader);
     for ply in 0..plies {
         if ply % 2 == 1 {
             // Our king moves where no capture waits for it, to a position not met before, on
@@ -339,4 +352,18 @@ fn dxp_games_follow_the_draw_rules_asked_for() {
     assert_eq!(federation.drawn_at, Some(federation.ending_arose_at + 10), "{federation:?}");
     let default = two_kings_against_one("default", 30);
     assert_eq!(default.drawn_at, None, "{default:?}");
+}
+
+/// A client that leaves while damas thinks and asks again at once (the next game of a match) is
+/// served, not told that damas is busy with the connection it has just left.
+#[test]
+fn a_client_that_leaves_and_asks_again_at_once_is_served() {
+    let (_server, address) =
+        common::dxp_listener(&["--threads", "1", "--max-move-time", "0.3", "--peer-timeout", "60"]);
+    for attempt in 0..5 {
+        // damas plays White with a clock: it is thinking about its first move when we leave.
+        let (code, stream, reader) = common::dxp_ask(&address, Side::White, 10);
+        assert_eq!(code, 0, "attempt {attempt}: refused right after the last client left");
+        drop((stream, reader));
+    }
 }

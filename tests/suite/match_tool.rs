@@ -64,23 +64,18 @@ fn replay<R: Rules>(path: &PathBuf) -> Vec<(pdn::PdnGame, Game<R>)> {
 /// misbehaves at its `at`-th move), named `bad`, and damas at depth 2, named `good`, written to
 /// `path`; the match must end normally. Returns its report.
 fn misbehaving_match(mode: &str, at: u32, path: &std::path::Path) -> String {
+    misbehaving_match_with(mode, at, path, &["--tc", "0.2"])
+}
+
+/// [`misbehaving_match`] with other match arguments than `--tc 0.2`.
+fn misbehaving_match_with(mode: &str, at: u32, path: &std::path::Path, extra: &[&str]) -> String {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
     let engine = format!("cmd=python3 {script} {mode} {at} {DAMAS} hub");
-    let output = damas(&[
-        "match",
-        "--engine",
-        &engine,
-        "name=bad",
-        "--engine",
-        "depth=2",
-        "name=good",
-        "--tc",
-        "0.2",
-        "-n",
-        "4",
-        "--pdn",
-        path.to_str().unwrap(),
-    ]);
+    let mut args =
+        vec!["match", "--engine", &engine, "name=bad", "--engine", "depth=2", "name=good"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-n", "4", "--pdn", path.to_str().unwrap()]);
+    let output = damas(&args);
     let (stdout, stderr) = text(&output);
     assert!(output.status.success(), "{mode}: {stdout}{stderr}");
     stdout
@@ -93,7 +88,8 @@ fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
         ("illegal", "rules infraction"),
         ("garbage", "rules infraction"),
         ("overrun", "time forfeit"),
-        ("silent", "stalled connection"),
+        // Silent while its clock runs: it has lost on time, whatever its connection.
+        ("silent", "time forfeit"),
     ];
     for (mode, termination) in cases {
         let path = scratch(&format!("misbehave-{mode}"));
@@ -113,6 +109,42 @@ fn misbehaving_engines_lose_each_game_with_the_reason_and_the_match_goes_on() {
             assert_eq!(record.tag("Result"), Some(expected));
         }
     }
+}
+
+/// Silence is a stalled connection only where no clock runs (depth or node limits), after
+/// `--patience`; an engine that does not answer the handshake within `--handshake` loses every
+/// game as stalled, and the match still ends normally.
+#[test]
+fn silence_without_a_clock_is_a_stalled_connection_and_the_handshake_has_a_limit() {
+    let path = scratch("misbehave-silent-nodes");
+    let stdout =
+        misbehaving_match_with("silent", 3, &path, &["--tc", "nodes=500", "--patience", "1"]);
+    assert!(stdout.contains("terminations: stalled connection 4"), "{stdout}");
+    let path = scratch("misbehave-mute");
+    let started = std::time::Instant::now();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
+    let engine = format!("cmd=python3 {script} mute 1 {DAMAS} hub");
+    let output = damas(&[
+        "match",
+        "--engine",
+        &engine,
+        "name=mute",
+        "--engine",
+        "name=good",
+        "--tc",
+        "0.05",
+        "--handshake",
+        "0.5",
+        "-n",
+        "2",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    // Every engine is started once before the games: one that never answers is a clear error.
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("engine mute: stopped answering: no 'wait' within 0.5 s"), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }
 
 /// A game lost on time before its first move has no moves: it is still a whole PDN game (tags,
