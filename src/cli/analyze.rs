@@ -24,9 +24,9 @@ pub struct AnalyzeArgs {
     /// A file with one PDN FEN per line, each analysed in turn.
     #[arg(long, conflicts_with_all = ["pdn", "fen", "moves"])]
     file: Option<String>,
-    /// A PDN file: every move of every game is analysed and annotated (a game's [GameType]
-    /// tag chooses its variant unless --variant is given, else it is guessed from the
-    /// notation; [FEN] the start).
+    /// A PDN file: every move of every game is analysed and annotated, the game's own tags,
+    /// comments and variations kept (a game's [GameType] tag chooses its variant unless
+    /// --variant is given, else it is guessed from the notation; [FEN] the start).
     #[arg(long, conflicts_with_all = ["fen", "moves"])]
     pdn: Option<String>,
     /// With --pdn: only this game of the file (from 1).
@@ -381,7 +381,10 @@ const MARKS: [(Value, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
 
 /// Analyses every position of a PDN game and annotates each move with the engine's score, its
 /// best move, and a mark when the move played was much worse; prints one line per move, then
-/// the annotated game as PDN (or one JSON object per move).
+/// the annotated game as PDN (or one JSON object per move). The annotated game keeps all that
+/// the game had: every tag in its order (an `Annotator` of its own too; damas names itself only
+/// where there is none), its comment before the first move, and after each move its strength
+/// mark, NAGs, comments and variations as written, damas's comment coming after them.
 ///
 /// # Errors
 /// An unreadable FEN tag or an illegal move in the game.
@@ -480,21 +483,33 @@ fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(), Str
         if !mark.is_empty() {
             comment.push_str(&format!(", best {best} {}", Score::new(best_score)));
         }
-        annotated.push((format!("{text}{mark}"), Some(comment)));
+        // The game's own notes first; damas's mark goes on the move unless the game gave it
+        // one (`!`, `?`), then at the head of damas's comment.
+        let own = game_text.notes.get(index).map_or(&[][..], Vec::as_slice);
+        let own_mark = own.first().is_some_and(|note| pdn::is_mark(note));
+        let mut notes = Vec::with_capacity(own.len() + 2);
+        if !mark.is_empty() {
+            if own_mark {
+                comment = format!("{mark} {comment}");
+            } else {
+                notes.push(mark.to_string());
+            }
+        }
+        notes.extend(own.iter().cloned());
+        notes.push(format!("{{{comment}}}"));
+        annotated.push((text, notes));
         position.play(mv);
     }
     if !settings.json {
-        // The game's own tags, with ours as the annotator.
-        let mut tags: Vec<(String, String)> = game_text
-            .tags
-            .iter()
-            .filter(|(key, _)| !key.eq_ignore_ascii_case("Annotator"))
-            .cloned()
-            .collect();
-        tags.push(("Annotator".into(), format!("damas {}", env!("CARGO_PKG_VERSION"))));
+        // The game's own tags, with damas as the annotator where the game names none.
+        let mut tags = game_text.tags.clone();
+        if game_text.tag("Annotator").is_none() {
+            tags.push(("Annotator".into(), format!("damas {}", env!("CARGO_PKG_VERSION"))));
+        }
         let result = game_text.result.as_deref().unwrap_or("*");
         println!();
-        print!("{}", pdn::write_numbered(&tags, &annotated, result, offset == 1));
+        let written = pdn::write_game(&tags, &game_text.intro, &annotated, result, offset == 1);
+        print!("{written}");
         println!("final position: {}", game.outcome());
     }
     Ok(())

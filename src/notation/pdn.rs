@@ -1,19 +1,29 @@
 //! PDN games: tag pairs and the moves of the main line, read from PDN text (the first game of a
 //! file, or all of them), and a game written out with its tags, move comments and result.
-//! Comments `{...}`, `%` lines, variations `(...)`, NAGs `$n`, move numbers and strength marks
-//! are skipped on reading; the moves stay text for the caller to replay in its variant.
+//! The moves stay text for the caller to replay in its variant. What a game says about its moves
+//! (comments `{...}`, variations `(...)`, NAGs `$n`, strength marks `!`, `?!`) is kept apart
+//! from them, as text beside the move it follows, so that a game annotated by the engine gives
+//! back what a book or a database wrote in it; move numbers and `%` lines are dropped.
 
 use super::NotationError;
 
-/// The tags and main-line moves of a game.
+/// The tags and main-line moves of a game, and the game's own notes beside them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdnGame {
     /// Tag pairs in order, e.g. `("FEN", "W:W31-50:B1-20")`.
     pub tags: Vec<(String, String)>,
-    /// The moves as written (`32-28`, `28x19`, `c3:e5`).
+    /// The moves as written (`32-28`, `28x19`, `c3:e5`), without strength marks.
     pub moves: Vec<String>,
     /// The result token, if any (`2-0`, `1/2-1/2`, `*`).
     pub result: Option<String>,
+    /// The notes before the first move (the game's own comment), as [`notes`](Self::notes).
+    pub intro: Vec<String>,
+    /// The notes after each move, one list per move (`notes[i]` follows `moves[i]`; the notes
+    /// after the last move are those before the result): each piece verbatim as the source has
+    /// it, a strength mark (`!`, `?!`, glued to the move or not), a NAG (`$1`), a comment
+    /// (`{good}`) or a variation with all its moves and comments (`(2. 33-29? {bad} 23x34)`).
+    /// Readers of the moves need not look at them; [`write_game`] writes them back.
+    pub notes: Vec<Vec<String>>,
 }
 
 impl PdnGame {
@@ -51,12 +61,24 @@ pub fn parse_all(text: &str) -> Result<Vec<PdnGame>, NotationError> {
 }
 
 /// Adds a move token to `game`, without its move number (`12.`, `12...`, alone or glued to the
-/// move) and strength marks (`!`, `?!`).
+/// move); its strength mark (`!`, `?!`, glued or alone) becomes the move's first note.
 fn push_move(word: &str, game: &mut PdnGame) {
-    let word = word.rsplit('.').next().unwrap_or("").trim_end_matches(['!', '?']);
-    if !word.is_empty() && !word.chars().all(|c| c.is_ascii_digit()) {
-        game.moves.push(word.to_string());
+    let word = word.rsplit('.').next().unwrap_or("");
+    let played = word.trim_end_matches(['!', '?']);
+    if !played.is_empty() && !played.chars().all(|c| c.is_ascii_digit()) {
+        game.moves.push(played.to_string());
+        game.notes.push(Vec::new());
     }
+    let mark = &word[played.len()..];
+    if !mark.is_empty() {
+        push_note(mark, game);
+    }
+}
+
+/// Adds a note (a comment, variation, NAG or strength mark, verbatim) after the last move of
+/// `game`, or before its first move when it has none yet.
+fn push_note(note: &str, game: &mut PdnGame) {
+    game.notes.last_mut().unwrap_or(&mut game.intro).push(note.to_string());
 }
 
 /// The text of a PDN file's bytes: UTF-8 (a byte-order mark dropped), or, where the bytes are
@@ -164,12 +186,17 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
         false
     };
     let mut rest = text.len();
+    // Where the variation being read began (its `(` at depth 0), to keep it whole as a note.
+    let mut variation = 0;
     while let Some((at, c)) = chars.next() {
         match c {
             '{' => {
                 flush(&mut token, &mut game);
-                if !chars.by_ref().any(|(_, c)| c == '}') {
+                let Some((end, _)) = chars.by_ref().find(|&(_, c)| c == '}') else {
                     return Err(NotationError::new("PDN: a comment '{' is never closed"));
+                };
+                if depth == 0 {
+                    push_note(&text[at..=end], &mut game);
                 }
             }
             '%' if token.is_empty() => {
@@ -181,6 +208,9 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
             }
             '(' => {
                 flush(&mut token, &mut game);
+                if depth == 0 {
+                    variation = at;
+                }
                 depth += 1;
             }
             ')' => {
@@ -188,6 +218,9 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
                 depth = depth
                     .checked_sub(1)
                     .ok_or_else(|| NotationError::new("PDN: ')' without a '('"))?;
+                if depth == 0 {
+                    push_note(&text[variation..=at], &mut game);
+                }
             }
             _ if depth > 0 => {}
             '[' => {
@@ -221,9 +254,12 @@ fn parse_one(text: &str) -> Result<(PdnGame, &str), NotationError> {
             }
             '$' => {
                 flush(&mut token, &mut game);
-                while chars.peek().is_some_and(|(_, c)| c.is_ascii_digit()) {
+                let mut end = at + 1;
+                while let Some(&(digit, _)) = chars.peek().filter(|(_, c)| c.is_ascii_digit()) {
+                    end = digit + 1;
                     chars.next();
                 }
+                push_note(&text[at..end], &mut game);
             }
             c if c.is_whitespace() => {
                 if flush(&mut token, &mut game) {
@@ -268,6 +304,32 @@ pub fn write_numbered(
     result: &str,
     second_mover_first: bool,
 ) -> String {
+    let moves: Vec<(String, Vec<String>)> = moves
+        .iter()
+        .map(|(mv, comment)| {
+            let note = comment.as_ref().map(|c| format!("{{{}}}", c.replace('}', ")")));
+            (mv.clone(), note.into_iter().collect())
+        })
+        .collect();
+    write_game(tags, &[], &moves, result, second_mover_first)
+}
+
+/// Whether a note is a strength mark (`!`, `?`, `!?`, `??`...), which is written glued to its move.
+pub fn is_mark(note: &str) -> bool {
+    !note.is_empty() && note.chars().all(|c| matches!(c, '!' | '?'))
+}
+
+/// [`write_numbered`] with notes as [`PdnGame`] keeps them: `intro` before the first move, and
+/// after each move its notes, each written as it is (a comment with its braces), a first note
+/// that is a strength mark (`!`, `?!`) glued to the move. Lines are broken between notes, never
+/// inside one, so a note longer than a line has a line of its own.
+pub fn write_game(
+    tags: &[(String, String)],
+    intro: &[String],
+    moves: &[(String, Vec<String>)],
+    result: &str,
+    second_mover_first: bool,
+) -> String {
     let mut text = String::new();
     for (name, value) in tags {
         let value = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -276,7 +338,8 @@ pub fn write_numbered(
     text.push('\n');
     let mut line = String::new();
     let mut push = |word: &str, text: &mut String| {
-        if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+        let first_line = word.split('\n').next().unwrap_or(word);
+        if !line.is_empty() && line.len() + 1 + first_line.len() > 79 {
             text.push_str(&line);
             text.push('\n');
             line.clear();
@@ -285,18 +348,31 @@ pub fn write_numbered(
             line.push(' ');
         }
         line.push_str(word);
+        // A note of several lines (a comment as the source broke it) keeps its line breaks;
+        // the line goes on after its last one.
+        if let Some(end) = line.rfind('\n') {
+            text.push_str(&line[..=end]);
+            line.drain(..=end);
+        }
     };
+    for note in intro {
+        push(note, &mut text);
+    }
     let offset = usize::from(second_mover_first);
-    for (index, (mv, comment)) in moves.iter().enumerate() {
+    for (index, (mv, notes)) in moves.iter().enumerate() {
         let ply = index + offset;
         if ply % 2 == 0 {
             push(&format!("{}.", ply / 2 + 1), &mut text);
         } else if index == 0 {
             push("1...", &mut text);
         }
-        push(mv, &mut text);
-        if let Some(comment) = comment {
-            push(&format!("{{{}}}", comment.replace('}', ")")), &mut text);
+        let (played, notes) = match notes.split_first() {
+            Some((mark, rest)) if is_mark(mark) => (format!("{mv}{mark}"), rest),
+            _ => (mv.clone(), &notes[..]),
+        };
+        push(&played, &mut text);
+        for note in notes {
+            push(note, &mut text);
         }
     }
     push(result, &mut text);
@@ -385,6 +461,50 @@ mod tests {
         assert_eq!(decode(b"\xEF\xBB\xBF[Event \"x\"]"), "[Event \"x\"]");
         assert_eq!(decode(b"Andr\xe9 \x93A\x94"), "Andr\u{e9} \u{201c}A\u{201d}");
         assert_eq!(decode("Andr\u{e9}".as_bytes()), "Andr\u{e9}");
+    }
+
+    #[test]
+    fn notes_are_kept_beside_their_moves_and_written_back() {
+        let text = "[Event \"Book\"]\n[Opening \"Old Fourteenth\"]\n\
+                    {A game comment} $7\n1. 11-15! 23-19 {a {comment} 2. 8-11?! $1 $14\n\
+                    (2. 9-14 {worse (really)} (2. 10-14 22-17) 27-23) 22-17 {multi\nline} 1-0";
+        let game = parse(text).unwrap();
+        assert_eq!(game.moves, ["11-15", "23-19", "8-11", "22-17"]);
+        assert_eq!(game.tag("Opening"), Some("Old Fourteenth"));
+        assert_eq!(game.result.as_deref(), Some("1-0"));
+        assert_eq!(game.intro, ["{A game comment}", "$7"]);
+        assert_eq!(game.notes.len(), game.moves.len());
+        assert_eq!(game.notes[0], ["!"]);
+        assert_eq!(game.notes[1], ["{a {comment}"]);
+        assert_eq!(
+            game.notes[2],
+            ["?!", "$1", "$14", "(2. 9-14 {worse (really)} (2. 10-14 22-17) 27-23)"]
+        );
+        assert_eq!(game.notes[3], ["{multi\nline}"]);
+        // A mark alone after its move is the move's too; a game without notes has none.
+        assert_eq!(parse("1. 11-15 ! 23-19 *").unwrap().notes, [vec!["!".to_string()], vec![]]);
+        assert!(parse("1. 11-15 23-19 *").unwrap().intro.is_empty());
+        // Written back with the engine's comment after the game's own, it reads the same.
+        let moves: Vec<(String, Vec<String>)> = game
+            .moves
+            .iter()
+            .zip(&game.notes)
+            .map(|(mv, notes)| (mv.clone(), [&notes[..], &["{+0.1}".to_string()]].concat()))
+            .collect();
+        let written = write_game(&game.tags, &game.intro, &moves, "1-0", false);
+        assert!(written.contains("{A game comment} $7 1. 11-15! {+0.1} 23-19 {a {comment}"));
+        // Lines are broken between notes, never inside one (but where the source broke it).
+        let variation = "8-11?! $1 $14\n(2. 9-14 {worse (really)} (2. 10-14 22-17) 27-23) {+0.1}";
+        assert!(written.contains(variation), "{written}");
+        assert!(written.contains("22-17 {multi\nline} {+0.1} 1-0"), "{written}");
+        let again = parse(&written).unwrap();
+        assert_eq!(
+            (&again.tags, &again.moves, &again.result),
+            (&game.tags, &game.moves, &game.result)
+        );
+        assert_eq!(again.intro, game.intro);
+        assert_eq!(again.notes[2][..4], game.notes[2][..]);
+        assert_eq!(again.notes[2][4], "{+0.1}");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! and `cargo test --test suite tactics:: -- --ignored` (the test profile is optimised: they run
 //! as fast as in release, 58 s and 4 s on 2 cores, without a release build of the tests).
 
+mod annotate;
 mod cli;
 mod common;
 mod dxp;
