@@ -5,9 +5,11 @@
 use super::squares::SquareStyle;
 use super::{NotationError, squares};
 use crate::board::bitset::BitSet;
+use crate::board::geometry::Geometry;
+use crate::board::types::{Piece, Side};
 use crate::movegen::{self, Capture, CaptureSink, capture_rank};
 use crate::position::{Bits, MoveOf, Position};
-use crate::rules::{Numbering, Rules};
+use crate::rules::{CapturePrecedence, Numbering, Rules};
 
 /// A capture route: the move and the landing squares (bits) in order, ending at the destination.
 #[derive(Clone, Debug)]
@@ -185,7 +187,7 @@ fn parse_in<R: Rules>(
             legal.iter().filter(|mv| mv.from() == from && mv.to() == to).collect();
         return match matching.as_slice() {
             [mv] => Ok(**mv),
-            [] => Err(NotationError::new(format!("illegal move '{text}'"))),
+            [] => Err(illegal(position, text, from, to, numbering)),
             _ => Err(NotationError::new(format!(
                 "move '{text}' is ambiguous: give the captured or landing squares"
             ))),
@@ -228,16 +230,100 @@ fn parse_in<R: Rules>(
     }
     match found.as_slice() {
         [mv] => Ok(*mv),
-        [] => Err(NotationError::new(format!("illegal move '{text}'"))),
+        [] => Err(illegal(position, text, from, last, numbering)),
         _ => Err(NotationError::new(format!(
             "move '{text}' is ambiguous: give more landing squares"
         ))),
     }
 }
 
+/// Why the move `text` (from `from` to `to`) is not legal in `position`, as a person needs to
+/// hear it: no piece there, the other side's piece, a capture that is compulsory (which), a man
+/// going backwards; else the legal moves.
+fn illegal<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+    from: u32,
+    to: u32,
+    numbering: Numbering,
+) -> NotationError {
+    let legal = movegen::legal_moves(position);
+    let list = |moves: &mut dyn Iterator<Item = &MoveOf<R>>| {
+        moves.map(|mv| to_pdn(position, mv)).collect::<Vec<_>>().join(" ")
+    };
+    let square = |bit: u32| squares::number::<R>(bit, numbering);
+    let mover = position.side_to_move();
+    let why = match position.piece_at(from) {
+        None => format!("there is no piece on {}", square(from)),
+        Some((side, _)) if side != mover => {
+            format!("{} holds a {side} piece, and {mover} is to move", square(from))
+        }
+        _ if legal.is_empty() => format!("{mover} has no legal move"),
+        _ if legal.iter().all(|mv| !mv.captured().is_empty()) => {
+            let which = match R::PRECEDENCE {
+                CapturePrecedence::Free => "",
+                _ => " (of the captures, those the rules' precedence allows)",
+            };
+            format!("a capture is compulsory: {}{which}", list(&mut legal.iter()))
+        }
+        Some((_, Piece::Man)) if moves_back::<R>(mover, from, to) => {
+            format!("a man does not move backwards; legal moves: {}", list(&mut legal.iter()))
+        }
+        _ => format!("legal moves: {}", list(&mut legal.iter())),
+    };
+    NotationError::new(format!("illegal move '{text}': {why}"))
+}
+
+/// Whether going from bit `from` to bit `to` takes a man of `side` away from its promotion row.
+fn moves_back<R: Rules>(side: Side, from: u32, to: u32) -> bool {
+    type Geo<R> = <R as Rules>::Geo;
+    let row = |bit: u32| Geo::<R>::coords(Geo::<R>::square(bit)).0;
+    // Rows count from the top, White's promotion row.
+    match side {
+        Side::White => row(to) > row(from),
+        Side::Black => row(to) < row(from),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An illegal move says why: no piece there, the other side's piece, a compulsory capture
+    /// (which), a man going backwards; else the legal moves.
+    #[test]
+    fn illegal_moves_say_why() {
+        use crate::rules::{English, International};
+        let after = |moves: &[&str]| {
+            let mut position = Position::<English>::start();
+            for text in moves {
+                let mv = parse(&position, text).expect("a legal move");
+                position.play(&mv);
+            }
+            position
+        };
+        let why = |moves: &[&str], text: &str| {
+            parse(&after(moves), text).expect_err("illegal").to_string()
+        };
+        assert!(why(&[], "16-20").ends_with("illegal move '16-20': there is no piece on 16"));
+        assert!(why(&[], "22-18").ends_with("22 holds a white piece, and black is to move"));
+        assert!(why(&["11-15", "22-18"], "9-13").ends_with("a capture is compulsory: 15x22"));
+        let back = why(&["11-15", "23-19"], "15-11");
+        assert!(back.contains("'15-11': a man does not move backwards; legal moves: "), "{back}");
+        assert!(back.contains("15-18"), "{back}");
+        assert!(why(&[], "12-17").contains("legal moves: 9-13 10-14 11-15 12-16"));
+        // Where the rules rank the captures, the message says the list is what they allow.
+        let mut position = Position::<International>::start();
+        for text in ["32-28", "19-23", "28x19", "14x23", "33-28"] {
+            let mv = parse(&position, text).expect("a legal move");
+            position.play(&mv);
+        }
+        let error = parse(&position, "23x34").expect_err("not the largest capture").to_string();
+        assert!(
+            error.contains("a capture is compulsory: 23x32 (of the captures, those"),
+            "{error}"
+        );
+    }
     use crate::rules::Russian;
 
     #[test]

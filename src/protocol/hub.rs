@@ -15,7 +15,7 @@ use crate::game::replay::Notation;
 use crate::notation::{fen, hub as hub_position, moves};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Rules, Variant};
-use crate::search::{Info, InfoSink, Limits, Score};
+use crate::search::{Info, InfoSink, Limits, Score, Source};
 use std::time::Duration;
 
 /// One argument of a Hub line: `name=value`, `name="a value"` or a bare flag `name`.
@@ -284,8 +284,14 @@ impl<R: Rules> InfoSink<R> for HubInfo {
         let pv: Vec<String> = info.pv.iter().map(moves::to_hub::<R>).collect();
         let seconds = info.time.as_secs_f64();
         let nps = if seconds > 0.0 { info.nodes as f64 / seconds / 1e6 } else { 0.0 };
+        // A move from the book or the databases says so (a key clients that do not know it
+        // skip), rather than passing for a search of depth 1 and 0 nodes.
+        let source = match info.source {
+            Source::Search => String::new(),
+            other => format!(" source={}", quote(other.label())),
+        };
         emit(&format!(
-            "info depth={} mean-depth={:.1} score={} nodes={} time={seconds:.3} nps={nps:.2} pv=\"{}\"",
+            "info depth={} mean-depth={:.1} score={} nodes={} time={seconds:.3} nps={nps:.2} pv=\"{}\"{source}",
             info.depth,
             info.mean_depth,
             score_text(info.score),

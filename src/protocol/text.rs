@@ -12,7 +12,7 @@ use crate::movegen::perft::{Convention, perft_threads};
 use crate::notation::{diagram, fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Info, InfoSink, Limits, Score};
+use crate::search::{Info, InfoSink, Limits, Score, Source};
 use std::time::{Duration, Instant};
 
 /// The commands, before the options (which come from the option table).
@@ -74,6 +74,15 @@ struct TextInfo<R: Rules> {
 
 impl<R: Rules> InfoSink<R> for TextInfo<R> {
     fn info(&mut self, info: &Info<R>) {
+        if info.source != Source::Search {
+            emit(&format!(
+                "{}  score {:>10}  pv {}",
+                info.source.label(),
+                info.score.to_string(),
+                moves::line_to_pdn(&self.root, &info.pv).join(" ")
+            ));
+            return;
+        }
         emit(&format!(
             "depth {:>2}  score {:>10}  nodes {:>11}  time {:>6.2}s  pv {}",
             info.depth,

@@ -16,7 +16,7 @@ use crate::game::replay::Notation;
 use crate::notation::{fen, moves};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
-use crate::search::{Band, Info, InfoSink, Limits, Score};
+use crate::search::{Band, Info, InfoSink, Limits, Score, Source};
 use std::num::IntErrorKind;
 use std::time::Duration;
 
@@ -83,6 +83,9 @@ impl<R: Rules> InfoSink<R> for UciInfo<R> {
             info.nodes,
             moves::line_to_pdn(&self.root, &info.pv).join(" ")
         ));
+        if info.source != Source::Search {
+            emit(&format!("info string {}", info.source.label()));
+        }
     }
 }
 

@@ -97,6 +97,7 @@ pub fn deepen<R: Rules>(
                 nodes: control.nodes.load(Ordering::Relaxed) + main.unreported_nodes(),
                 time: plan.started.elapsed(),
                 pv: iteration.pv.clone(),
+                source: super::Source::Search,
             });
         }
         let best = lines[0].clone();

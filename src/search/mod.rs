@@ -129,6 +129,36 @@ pub struct Info<R: Rules> {
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<MoveOf<R>>,
+    /// Where the line comes from: a search, or the book or the databases at once.
+    pub source: Source,
+}
+
+/// Where a reported line or a chosen move comes from, so that a front end can say "book move"
+/// rather than "depth 1, 0 nodes".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// The search.
+    #[default]
+    Search,
+    /// The opening book.
+    Book,
+    /// The endgame databases.
+    Databases,
+    /// The rules: the game is already over.
+    Rules,
+}
+
+impl Source {
+    /// What a front end prints beside a line from the book or the databases (empty for a
+    /// search's).
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Search => "",
+            Source::Book => "book move",
+            Source::Databases => "endgame databases",
+            Source::Rules => "game over",
+        }
+    }
 }
 
 /// Receives the search's reports.
@@ -164,6 +194,8 @@ pub struct SearchResult<R: Rules> {
     /// Set when the game is already over at the root: the rules' verdict (the score is its
     /// score; `best` is still a legal move, if there is one, for a client that plays on).
     pub verdict: Option<Verdict>,
+    /// Where the move comes from.
+    pub source: Source,
 }
 
 /// Stops every thread when dropped.
@@ -216,6 +248,7 @@ fn known_result<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<SearchResult
         time: Duration::ZERO,
         pv,
         verdict: None,
+        source: Source::Databases,
     })
 }
 
@@ -458,6 +491,7 @@ impl<R: Rules> Engine<R> {
             time: Duration::ZERO,
             pv: vec![choice.mv],
             verdict: None,
+            source: Source::Book,
         })
     }
 
@@ -506,6 +540,7 @@ impl<R: Rules> Engine<R> {
             time: started.elapsed(),
             pv: iteration.pv,
             verdict: None,
+            source: Source::Search,
         }
     }
 
@@ -531,6 +566,7 @@ impl<R: Rules> Engine<R> {
                 time: started.elapsed(),
                 pv: Vec::new(),
                 verdict: Some(verdict),
+                source: Source::Rules,
             });
         }
         let answer = match self.book_move(game, legal, limits) {
@@ -546,6 +582,7 @@ impl<R: Rules> Engine<R> {
             nodes: 0,
             time: started.elapsed(),
             pv: answer.pv.clone(),
+            source: answer.source,
         });
         Some(SearchResult { time: started.elapsed(), ..answer })
     }
@@ -635,6 +672,7 @@ impl<R: Rules> Engine<R> {
                     nodes: self.control.nodes.load(Ordering::Relaxed),
                     time: started.elapsed(),
                     pv: helper.pv.clone(),
+                    source: Source::Search,
                 });
                 best = Some(helper);
             }

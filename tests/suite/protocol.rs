@@ -461,6 +461,7 @@ fn hub_plays_from_the_opening_book_only_in_games() {
         let (mv, lines) = think(&mut engine, "go think");
         assert_eq!(lines.len(), 2, "one info line and done: {lines:?}");
         assert!(lines[0].contains("depth=1") && lines[0].contains(" nodes=0 "), "{lines:?}");
+        assert!(lines[0].ends_with(" source=\"book move\""), "labelled: {lines:?}");
         seen.insert(mv);
     }
     assert!(seen.iter().all(|mv| mv == "35-30" || mv == "31-26"), "{seen:?}");
