@@ -41,6 +41,26 @@ impl fmt::Display for Outcome {
     }
 }
 
+impl Outcome {
+    /// The PDN result: from the point of view of the side that moves first in the variant
+    /// (FMJD's convention, which CheckerBoard follows: in English `1-0` is a win for Black), in
+    /// the international set (`2-0`, `1-1`, `0-2`) on boards of 10x10 and larger; `*` while
+    /// the game goes on.
+    pub fn pdn_result<R: Rules>(&self) -> &'static str {
+        use crate::board::geometry::Geometry;
+        let large = R::Geo::SQUARES >= 50;
+        match (self, large) {
+            (Outcome::Ongoing, _) => "*",
+            (Outcome::Draw(_), true) => "1-1",
+            (Outcome::Draw(_), false) => "1/2-1/2",
+            (Outcome::Win(side, _), true) if *side == R::FIRST_TO_MOVE => "2-0",
+            (Outcome::Win(..), true) => "0-2",
+            (Outcome::Win(side, _), false) if *side == R::FIRST_TO_MOVE => "1-0",
+            (Outcome::Win(..), false) => "0-1",
+        }
+    }
+}
+
 impl From<Verdict> for Outcome {
     fn from(verdict: Verdict) -> Outcome {
         match verdict {

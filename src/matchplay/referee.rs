@@ -338,18 +338,10 @@ fn termination_of(failure: &Failure) -> Termination {
     }
 }
 
-/// The PDN result: from the point of view of the side that moves first in the variant (FMJD's
-/// convention, which CheckerBoard follows: in English `1-0` is a win for Black), in the
-/// international set (`2-0`, `1-1`, `0-2`) on boards of 10x10 and larger.
+/// The PDN result ([`crate::game::Outcome::pdn_result`]).
 pub fn result_text<R: Rules>(result: GameResult) -> &'static str {
-    use crate::board::geometry::Geometry;
-    let large = R::Geo::SQUARES >= 50;
-    match (result, large) {
-        (GameResult::Draw, true) => "1-1",
-        (GameResult::Draw, false) => "1/2-1/2",
-        (GameResult::Win(side), true) if side == R::FIRST_TO_MOVE => "2-0",
-        (GameResult::Win(_), true) => "0-2",
-        (GameResult::Win(side), false) if side == R::FIRST_TO_MOVE => "1-0",
-        (GameResult::Win(_), false) => "0-1",
+    match result {
+        GameResult::Draw => crate::game::Outcome::Draw(String::new()).pdn_result::<R>(),
+        GameResult::Win(side) => crate::game::Outcome::Win(side, "").pdn_result::<R>(),
     }
 }

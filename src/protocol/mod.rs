@@ -23,6 +23,7 @@ use crate::rules::Rules;
 use crate::search::{Control, Engine, InfoSink, Limits, SearchResult};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -84,7 +85,10 @@ impl Input {
             let mut reader = reader;
             let mut bytes = Vec::new();
             loop {
-                match crate::bounded::read_line(&mut reader, &mut bytes, MAX_INPUT_LINE) {
+                let read = crate::bounded::read_line(&mut reader, &mut bytes, MAX_INPUT_LINE);
+                // The person pressed Enter: the terminal has ended the prompt's line.
+                PROMPT_OPEN.store(false, Ordering::Relaxed);
+                match read {
                     Ok(Line::End) | Err(_) => break,
                     Ok(Line::Read) => {}
                     // Its error is not urgent: a search keeps it for its end, without holding
@@ -174,6 +178,11 @@ impl Input {
         event
     }
 
+    /// Whether lines read earlier wait to be handled (no prompt is due before them).
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     /// Whether a line waits for the end of the running search (the lines after it wait too).
     fn waiting(&self) -> bool {
         self.pending.iter().any(|event| matches!(event, Event::Line(_)))
@@ -199,6 +208,19 @@ impl Input {
     }
 }
 
+/// Set while a prompt (`> `, no line feed) is the last thing written and no line has been read
+/// since: see [`emit`] and [`show_prompt`].
+static PROMPT_OPEN: AtomicBool = AtomicBool::new(false);
+
+/// Writes the text mode's prompt, `> ` without a line feed.
+pub fn show_prompt() {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = write!(out, "> ");
+    let _ = out.flush();
+    PROMPT_OPEN.store(true, Ordering::Relaxed);
+}
+
 /// Writes one protocol line to stdout and flushes it. Stdout's lock keeps lines from the search
 /// thread and the command loop whole.
 ///
@@ -208,6 +230,11 @@ impl Input {
 pub fn emit(text: &str) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // Output that comes while the text mode's prompt waits (nothing typed yet) starts on a line
+    // of its own instead of gluing to the prompt.
+    if PROMPT_OPEN.swap(false, Ordering::Relaxed) {
+        let _ = writeln!(out);
+    }
     for line in text.split('\n') {
         // A closed stdout means the client is gone; the loop ends on stdin EOF.
         let _ = writeln!(out, "{}", one_line(line));
@@ -378,6 +405,7 @@ pub fn run_text() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
         emit(&text::greeting());
+        text::show_start();
     }
     run::<text::Text>(Input::stdin());
 }
@@ -386,8 +414,12 @@ pub fn run_text() {
 /// dialect, anything else the text mode (which handles that line itself).
 pub fn run_auto() {
     use std::io::IsTerminal;
-    if std::io::stdin().is_terminal() {
+    let interactive = std::io::stdin().is_terminal();
+    if interactive {
         emit(&text::greeting());
+        text::show_start();
+        // A person at a terminal types the first line at the text mode's prompt.
+        show_prompt();
     }
     let mut input = Input::stdin();
     let first = match input.next_event() {

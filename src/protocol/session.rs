@@ -381,13 +381,20 @@ fn serve<P: Protocol, R: Rules>(
     input: Input,
 ) -> (Exit, Input) {
     let mut session = Session::<R>::new(options.clone(), input);
-    protocol.prompt();
+    // No prompt while lines read earlier wait (typed during a search, or the first line that
+    // chose the protocol): the prompt comes when the next line is really awaited.
+    let prompt = |protocol: &P, session: &Session<R>| {
+        if !session.input.has_pending() {
+            protocol.prompt();
+        }
+    };
+    prompt(protocol, &session);
     loop {
         let exit = match session.input.next_event() {
             Event::Line(line) => {
                 let exit = protocol.handle(&mut session, &line);
                 if exit.is_none() {
-                    protocol.prompt();
+                    prompt(protocol, &session);
                 }
                 exit
             }
@@ -396,7 +403,7 @@ fn serve<P: Protocol, R: Rules>(
                     "a line longer than {} bytes, ignored",
                     crate::bounded::MAX_INPUT_LINE
                 ));
-                protocol.prompt();
+                prompt(protocol, &session);
                 None
             }
             Event::Eof => Some(Exit::Quit),

@@ -1,15 +1,18 @@
 //! The text mode for people at a terminal: the binary started with no arguments and no
-//! protocol handshake. Commands: `help`, `variant`, `fen`, `new`, `show`, `moves`, `play`,
-//! `undo`, `go`, `analyze`, `stop`, `perft`, `eval`, `quit`. Errors are one readable line; the
-//! session goes on.
+//! protocol handshake. Commands: `help`, `variant`, `fen`, `new`, `show`, `flip`, `moves`,
+//! `play`, `undo`, `go`, `hint`, `analyze`, `stop`, `continue`, `save`, `load`, `perft`, `eval`,
+//! `quit`, and the options by name. The board is drawn after every move of either side (at a
+//! terminal), a finished game takes no more moves unless the user says `continue`, and errors
+//! are one readable line; the session goes on.
 
 use super::options::{Kind, OPTIONS};
 use super::session::{Exit, Protocol, Session, words};
 use super::{Urgent, emit};
+use crate::bounded;
 use crate::game::replay::Notation;
 use crate::game::{Game, Outcome};
 use crate::movegen::perft::{Convention, perft_threads};
-use crate::notation::{diagram, fen, moves};
+use crate::notation::{diagram, fen, moves, pdn};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{Info, InfoSink, Limits, Score, Source};
@@ -24,12 +27,17 @@ commands:
   new                  the start position
   show                 draw the board
   board on|off         draw it after every move too (on at a terminal)
+  flip                 turn the board around
   moves                the legal moves
   play MOVE...         play moves (PDN like 11-15 or 22x15, or Hub like 22x15x18)
-  undo                 take back the last move
+  undo                 take back your last move (and the engine's reply to it)
   go [SECONDS|depth N] the engine searches (default 2 s) and plays its move
+  hint [SECONDS]       the move the engine would play (default 1 s), not played
   analyze [SECONDS]    search without playing, until `stop` (or for SECONDS)
   stop                 stop the search
+  continue             play on after the game has ended (a draw by repetition, say)
+  save FILE            write the game to FILE in PDN
+  load FILE            the first game of a PDN file (of this rule set), to its last move
   perft N              count the positions N plies ahead (N up to 10)
   eval                 the static evaluation, for the side to move
   quit                 leave
@@ -101,13 +109,26 @@ pub struct Text {
     interactive: bool,
     /// Draw the board after each command that changes the position.
     board: bool,
+    /// Draw it turned around (the second player at the bottom).
+    flipped: bool,
+    /// The plies (indexes into the game's moves) the engine played, so that `undo` takes back
+    /// a whole move: the engine's reply and the user's move before it.
+    engine_plies: Vec<usize>,
+    /// The user said `continue` after the game ended: moves are taken again.
+    going_on: bool,
 }
 
 impl Default for Text {
     fn default() -> Self {
         use std::io::IsTerminal;
         let interactive = std::io::stdin().is_terminal();
-        Text { interactive, board: interactive }
+        Text {
+            interactive,
+            board: interactive,
+            flipped: false,
+            engine_plies: Vec::new(),
+            going_on: false,
+        }
     }
 }
 
@@ -131,10 +152,7 @@ impl Protocol for Text {
 
     fn prompt(&self) {
         if self.interactive {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            let _ = write!(out, "> ");
-            let _ = out.flush();
+            super::show_prompt();
         }
     }
 
@@ -145,8 +163,15 @@ impl Protocol for Text {
         let exit = self.command(session, command, rest);
         let after = (*session.game.position(), session.game.moves().count());
         // Only commands that play, take back or set up change the position or the move count.
+        // A game set up anew (`new`, `fen`, `load`, a take-back) forgets the plies it no longer
+        // has.
+        let plies = session.game.moves().count();
+        self.engine_plies.retain(|&ply| ply < plies);
+        if after.1 < before.1 || after.1 == 0 {
+            self.going_on = false;
+        }
         if self.board && before != after {
-            show(&session.game);
+            show(&session.game, self.flipped);
         }
         exit
     }
@@ -171,13 +196,20 @@ impl Text {
                 Ok(Some(exit)) => return Some(exit),
                 other => other.map(|_| ()),
             },
-            "fen" => fen_command(session, rest),
+            "fen" => self.fresh(fen_command(session, rest)),
             "new" => {
                 session.game = session.fresh_game(Position::start());
+                self.fresh(Ok(()))
+            }
+            "load" => self.fresh(load(session, rest)),
+            "save" => save(&session.game, rest),
+            "show" | "d" => {
+                show(&session.game, self.flipped);
                 Ok(())
             }
-            "show" | "d" => {
-                show(&session.game);
+            "flip" => {
+                self.flipped = !self.flipped;
+                show(&session.game, self.flipped);
                 Ok(())
             }
             "board" => self.board_command(rest),
@@ -185,10 +217,27 @@ impl Text {
                 list_moves(&session.game);
                 Ok(())
             }
-            "play" | "move" => play(session, rest),
-            "undo" | "back" => undo(session),
-            "go" | "analyze" | "analyse" => {
-                search(session, command == "go", rest);
+            "play" | "move" => self.still_on(&session.game).and_then(|()| play(session, rest)),
+            "undo" | "back" => self.undo(session),
+            "continue" => match session.game.outcome() {
+                Outcome::Win(..) | Outcome::Draw(_) => {
+                    self.going_on = true;
+                    emit("the game goes on past its end; `undo` or `new` to go back");
+                    Ok(())
+                }
+                _ => Err("the game has not ended".to_string()),
+            },
+            "go" => self.still_on(&session.game).map(|()| {
+                if search(session, Purpose::Play, rest) {
+                    self.engine_plies.push(session.game.moves().count() - 1);
+                }
+            }),
+            "hint" => {
+                search(session, Purpose::Hint, rest);
+                Ok(())
+            }
+            "analyze" | "analyse" => {
+                search(session, Purpose::Analyze, rest);
                 Ok(())
             }
             "stop" => Ok(()),
@@ -200,7 +249,12 @@ impl Text {
             }
             name if OPTIONS.iter().any(|spec| spec.name == name && spec.kind != Kind::Variant) => {
                 let value = rest.first().copied().unwrap_or("");
-                session.set_option(name, value).map(|_| ())
+                session.set_option(name, value).map(|_| {
+                    // Said back as it now stands, so that a typo is not taken for a change.
+                    if let Some(spec) = OPTIONS.iter().find(|spec| spec.name == name) {
+                        emit(&format!("{name} is now {}", session.options.value(spec)));
+                    }
+                })
             }
             other => Err(format!("unknown command '{other}' (type help)")),
         };
@@ -208,6 +262,54 @@ impl Text {
             emit(&format!("error: {message}"));
         }
         None
+    }
+
+    /// A game set up anew: no engine plies, not past an end. Passes `result` on.
+    fn fresh(&mut self, result: Result<(), String>) -> Result<(), String> {
+        if result.is_ok() {
+            self.engine_plies.clear();
+            self.going_on = false;
+        }
+        result
+    }
+
+    /// Refuses a move once the game has ended, unless the user said `continue`.
+    fn still_on<R: Rules>(&self, game: &Game<R>) -> Result<(), String> {
+        match game.outcome() {
+            outcome @ (Outcome::Win(..) | Outcome::Draw(_)) if !self.going_on => Err(format!(
+                "the game is over ({outcome}): `new` starts another, `undo` takes back, \
+                 `continue` plays on"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `undo`: takes back the user's last move, and the engine's reply after it if the last
+    /// ply was the engine's.
+    fn undo<R: Rules>(&mut self, session: &mut Session<R>) -> Result<(), String> {
+        let plies = session.game.moves().count();
+        let engine_last = plies > 0 && self.engine_plies.last() == Some(&(plies - 1));
+        let count = if engine_last && plies >= 2 { 2 } else { 1 };
+        let mut taken = Vec::new();
+        for _ in 0..count {
+            let last = session.game.moves().last().copied();
+            if !session.game.undo() {
+                break;
+            }
+            if let Some(mv) = last {
+                taken.push(moves::to_pdn(session.game.position(), &mv));
+            }
+        }
+        if taken.is_empty() {
+            return Err("no move to take back".to_string());
+        }
+        taken.reverse();
+        emit(&format!(
+            "took back {}; {} to move",
+            taken.join(" "),
+            session.game.position().side_to_move()
+        ));
+        Ok(())
     }
 
     /// `board on|off`.
@@ -278,21 +380,6 @@ fn play<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), String>
     played.map(|()| report_outcome(&session.game)).map_err(|e| format!("{}: {}", e.text, e.reason))
 }
 
-/// `undo`: takes back the last move.
-fn undo<R: Rules>(session: &mut Session<R>) -> Result<(), String> {
-    let last = session.game.moves().last().copied();
-    if !session.game.undo() {
-        return Err("no move to take back".to_string());
-    }
-    let text = last.map(|mv| moves::to_pdn(session.game.position(), &mv));
-    emit(&format!(
-        "took back {}; {} to move",
-        text.unwrap_or_default(),
-        session.game.position().side_to_move()
-    ));
-    Ok(())
-}
-
 /// `perft N`, up to [`MAX_PERFT`] (it blocks the session).
 fn perft<R: Rules>(game: &Game<R>, rest: &[&str]) -> Result<(), String> {
     match rest.first().and_then(|d| d.parse::<u32>().ok()) {
@@ -308,11 +395,17 @@ fn perft<R: Rules>(game: &Game<R>, rest: &[&str]) -> Result<(), String> {
     }
 }
 
-fn show<R: Rules>(game: &Game<R>) {
+/// The board a session at a terminal starts with: the default rule set's start.
+pub fn show_start() {
+    crate::with_variant!(Text::DEFAULT_VARIANT, R => show(&Game::new(Position::<R>::start()), false));
+}
+
+/// Draws the board (turned around when `flipped`) with whose turn it is and the FEN.
+pub fn show<R: Rules>(game: &Game<R>, flipped: bool) {
     let position = game.position();
-    let board = diagram::draw(position);
+    let board = diagram::draw_oriented(position, flipped);
     emit(board.trim_end());
-    emit(&format!("{} to move   FEN {}", position.side_to_move(), fen::write(position)));
+    emit(&format!("FEN {}", fen::write(position)));
 }
 
 fn report_outcome<R: Rules>(game: &Game<R>) {
@@ -339,16 +432,30 @@ fn classify_open(text: &str) -> Urgent {
     }
 }
 
-fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
-    let mut limits = Limits { analysis: !play, ..Limits::default() };
+/// What a search of the text mode is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// `go`: search and play the move.
+    Play,
+    /// `hint`: search and say the move.
+    Hint,
+    /// `analyze`: search until stopped (or for the given time).
+    Analyze,
+}
+
+/// Runs the search `purpose` asks for with the limits in `words`; true when it played a move.
+fn search<R: Rules>(session: &mut Session<R>, purpose: Purpose, words: &[&str]) -> bool {
+    let play = purpose == Purpose::Play;
+    let mut limits = Limits { analysis: purpose == Purpose::Analyze, ..Limits::default() };
     match words {
         [] if play => limits.move_time = Some(Duration::from_secs(2)),
+        [] if purpose == Purpose::Hint => limits.move_time = Some(Duration::from_secs(1)),
         [] => limits.infinite = true,
         ["depth", depth] => match depth.parse::<u32>() {
             Ok(depth) if depth > 0 => limits.depth = Some(depth),
             _ => {
                 emit("error: depth must be a positive whole number");
-                return;
+                return false;
             }
         },
         [seconds] => match seconds.parse::<f64>() {
@@ -357,17 +464,17 @@ fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
             }
             _ => {
                 emit("error: give the time in seconds, e.g. go 5");
-                return;
+                return false;
             }
         },
         _ => {
-            emit("error: go [SECONDS | depth N], analyze [SECONDS]");
-            return;
+            emit("error: go|hint [SECONDS | depth N], analyze [SECONDS]");
+            return false;
         }
     }
     if session.game.legal_moves().is_empty() {
         emit("error: no legal move in this position");
-        return;
+        return false;
     }
     let root = *session.game.position();
     // A search with a limit (`go 5`, `go depth 12`) runs to it, and the commands typed or piped
@@ -376,13 +483,80 @@ fn search<R: Rules>(session: &mut Session<R>, play: bool, words: &[&str]) {
     let bounded = limits.depth.is_some() || limits.move_time.is_some();
     let classify: fn(&str) -> Urgent = if bounded { classify_bounded } else { classify_open };
     let result = session.search(limits, false, TextInfo { root }, classify);
-    if let Some(best) = result.best {
-        let text = moves::to_pdn(&root, &best);
-        emit(&format!("best move {text}  ({})", result.score));
-        if play {
-            session.game.play_unchecked(&best);
-            emit(&format!("played {text}"));
-            report_outcome(&session.game);
+    let Some(best) = result.best else { return false };
+    let text = moves::to_pdn(&root, &best);
+    // The score is the last line's, for the side to move, as every line says.
+    let from = match result.source {
+        Source::Search => format!("depth {}", result.depth),
+        other => other.label().to_string(),
+    };
+    let side = root.side_to_move();
+    match purpose {
+        Purpose::Hint => emit(&format!("hint {text}  ({} for {side}, {from})", result.score)),
+        _ => emit(&format!("best move {text}  ({} for {side}, {from})", result.score)),
+    }
+    if !play {
+        return false;
+    }
+    session.game.play_unchecked(&best);
+    emit(&format!("played {text}; {} to move", session.game.position().side_to_move()));
+    report_outcome(&session.game);
+    true
+}
+
+/// `save FILE`: the game in PDN (tags, moves, result).
+fn save<R: Rules>(game: &Game<R>, rest: &[&str]) -> Result<(), String> {
+    let [path] = rest else { return Err("save FILE".to_string()) };
+    let mut tags = vec![("Event".to_string(), "damas text mode".to_string())];
+    if let Some(number) = R::VARIANT.pdn_game_type() {
+        tags.push(("GameType".to_string(), number.to_string()));
+    }
+    if game.start() != &Position::start() {
+        tags.push(("SetUp".to_string(), "1".to_string()));
+        tags.push(("FEN".to_string(), fen::write(game.start())));
+    }
+    let mut position = *game.start();
+    let mut written = Vec::new();
+    for mv in game.moves() {
+        written.push((moves::to_pdn(&position, mv), None));
+        position.play(mv);
+    }
+    let result = game.outcome().pdn_result::<R>();
+    tags.push(("Result".to_string(), result.to_string()));
+    let text = pdn::write(&tags, &written, result);
+    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
+    emit(&format!("saved {} moves to {path}", written.len()));
+    Ok(())
+}
+
+/// `load FILE`: the first game of a PDN file, in this rule set, played to its last move.
+fn load<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), String> {
+    let [path] = rest else { return Err("load FILE".to_string()) };
+    let bytes = bounded::read(std::path::Path::new(path), bounded::PDN)?;
+    let game = pdn::parse(&pdn::decode(&bytes)).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(kind) = game.tag("GameType") {
+        let number = kind.split(',').next().unwrap_or("").trim();
+        if let Ok(variant) = number.parse::<Variant>() {
+            if variant != R::VARIANT {
+                return Err(format!(
+                    "{path} holds a game of {0}: type `variant {0}`, then load it",
+                    variant.name()
+                ));
+            }
         }
     }
+    let start = match game.tag("FEN") {
+        Some(text) => fen::parse::<R>(text).map_err(|e| format!("{path}: FEN tag: {e}"))?,
+        None => Position::start(),
+    };
+    session
+        .set_game(start, game.moves.iter().map(String::as_str), Notation::PdnFirst)
+        .map_err(|e| format!("{path}: move {} '{}': {}", e.number, e.text, e.reason))?;
+    emit(&format!(
+        "loaded {} moves from {path}; {} to move",
+        game.moves.len(),
+        session.game.position().side_to_move()
+    ));
+    report_outcome(&session.game);
+    Ok(())
 }

@@ -341,9 +341,9 @@ fn frisian_egdb_holds_the_king_streaks_and_the_engine_reads_the_games() {
          play 8-2 7-1 2-8 1-7\ngo depth 4\nquit\n"
     );
     let text = with_stdin(&["text"], &script);
-    assert!(text.contains("best move 8-2  (known win)"), "{text}");
+    assert!(text.contains("best move 8-2  (known win for white, endgame databases)"), "{text}");
     let after = text.split("played 8-2 7-1 2-8 1-7").nth(1).unwrap_or_default();
-    assert!(after.contains("(+0.00)") && !after.contains("known win"), "{text}");
+    assert!(after.contains("(+0.00 for white, depth 4)") && !after.contains("known win"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -402,17 +402,17 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
          egdb-path {path}/nothing\nfen W:WK18,K14:BK27\ngo depth 2\nquit\n"
     );
     let text = with_stdin(&["text"], &script);
-    assert!(text.contains("best move 27-24  (known loss)"), "{text}");
-    assert!(text.contains("best move 14-9  (known win)"), "{text}");
+    assert!(text.contains("best move 27-24  (known loss for black, endgame databases)"), "{text}");
+    assert!(text.contains("best move 14-9  (known win for white, endgame databases)"), "{text}");
     assert!(text.contains("is not a directory"), "{text}");
-    assert_eq!(text.matches("best move 14-9  (known win)").count(), 2, "{text}");
+    assert_eq!(text.matches("best move 14-9  (known win for white").count(), 2, "{text}");
     // egdb-pieces 2 leaves the three-piece slices out: the same position is searched.
     let script = format!(
         "egdb-path {path}\negdb-pieces 2\nfen W:WK18,K14:BK27\ngo depth 2\negdb-pieces 0\n\
          egdb-cache 1\nfen W:WK18,K14:BK27\ngo depth 2\nquit\n"
     );
     let text = with_stdin(&["text"], &script);
-    assert_eq!(text.matches("best move 14-9  (known win)").count(), 1, "{text}");
+    assert_eq!(text.matches("best move 14-9  (known win for white").count(), 1, "{text}");
     // analyze reads them with --egdb-path.
     let fen = ["--fen", "W:WK18,K14:BK27", "--depth", "3"];
     let analysis = damas(&[&["analyze", "--egdb-path", path][..], &fen[..]].concat());
@@ -512,7 +512,7 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
     assert!(text.contains("depth  6  score"), "{text}");
     // Two kings against one: a score well above zero (the evaluation's own, which its
     // weights set), not the +0.00 of a search cut short.
-    let best = text.split("best move 14-9  (+").nth(1).and_then(|rest| rest.split(')').next());
+    let best = text.split("best move 14-9  (+").nth(1).and_then(|rest| rest.split(' ').next());
     let score: f64 = best.and_then(|score| score.parse().ok()).unwrap_or(0.0);
     assert!(score > 1.0, "{text}");
     assert!(text.find("played 14-9") < text.find("FEN"), "show waits for the search: {text}");
@@ -524,7 +524,10 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
         "fen W:W22:B18\nmoves\nmandatory-capture false\nmoves\ngo depth 3\n\
          draw-rules federation\ndraw-rules nonsense\nmandatory-capture true\nmoves\n",
     );
-    assert!(text.contains("1 legal: 22x15\n2 legal: 22x15 22-17\n"), "{text}");
+    assert!(
+        text.contains("1 legal: 22x15\nmandatory-capture is now false\n2 legal: 22x15 22-17\n"),
+        "{text}"
+    );
     assert!(text.contains("must be one of default federation repetition"), "{text}");
     assert!(text.contains("best move "), "{text}");
     // play and undo say what they did (they printed nothing).
@@ -599,7 +602,11 @@ fn bench_takes_search_params_and_refuses_bad_ones() {
 #[test]
 fn search_params_follow_the_rule_set_and_keep_what_was_changed() {
     let shown = |text: &str| -> Vec<String> {
-        let lines = text.lines().filter(|line| line.trim_start().starts_with("search-params"));
+        // The help's lines (`search-params NAME:VALUE,...  ... (now ...)`), not the line that
+        // says a new value back.
+        let lines = text.lines().filter(|line| {
+            line.trim_start().starts_with("search-params") && line.contains("(now ")
+        });
         lines.map(|line| line.rsplit("(now ").next().unwrap_or_default().to_string()).collect()
     };
     let script = "help\nvariant international\nhelp\nsearch-params lmr-count:5\nhelp\n\

@@ -652,7 +652,7 @@ fn text_mode_for_people() {
     assert_eq!(engine.line("variant"), "variant english");
     engine.send("play 11-15");
     assert_eq!(engine.line("played"), "played 11-15; white to move");
-    let board = engine.until("white to move   FEN");
+    let board = engine.until("FEN W:");
     assert!(board.iter().any(|l| l.trim_start().starts_with("5  .   .   b   .")), "{board:?}");
     engine.send("moves");
     assert!(engine.line("moves").starts_with("7 legal"));
@@ -775,4 +775,21 @@ fn over_long_lines_and_device_files_are_errors_and_the_session_goes_on() {
         engine.send(&long);
         assert_eq!(engine.line(mode), expected);
     }
+}
+
+/// The text mode as a person meets it, through a pseudo-terminal: tests/pty/text_mode.py types
+/// the commands (board at the start and after both sides' moves, full-move undo, level, hint,
+/// flip, save and load, a finished game refusing moves, illegal moves explained, no output
+/// glued to a prompt).
+#[cfg(unix)]
+#[test]
+fn text_mode_through_a_pseudo_terminal() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pty/text_mode.py");
+    let output = std::process::Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_damas")])
+        .output()
+        .expect("python3 runs the pseudo-terminal session");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("every check passed"), "{stdout}");
 }
