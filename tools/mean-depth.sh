@@ -23,7 +23,7 @@ def depth_of(variant, fen):
                  if '"bestmove"' in line]
         return found[-1] if found else 0
     # Builds older than `--json` and the databases (such as 1036133, the yardstick of the
-    # search table in docs/experiments.md): the text line "best move M  (score S, depth D, ...)".
+    # search table in docs/experiments.md): the text line "best move M  (score S, depth D, ...)" (now "(S for SIDE, depth D, ...)").
     out = subprocess.run(base, capture_output=True, text=True, check=True).stdout
     found = re.findall(r"best move .*depth (\d+)", out)
     return int(found[-1]) if found else 0

@@ -112,7 +112,7 @@ pub fn command(args: AnalyzeArgs) -> Result<(), UserError> {
 }
 
 /// `--pdn`: every game of the file (or game `only`), each in the rule set `given`, else its
-/// own (tag or guess, see [`crate::pdn::rule_set_of`]). A file of several games goes on past a
+/// own (tag or guess, see [`damas::game::replay::rule_set_of`]). A file of several games goes on past a
 /// game that cannot be analysed and fails at the end.
 fn pdn_file(
     path: &str,
@@ -143,7 +143,7 @@ fn pdn_file(
             let variant = match given {
                 Some(variant) => variant,
                 None => {
-                    let (found, guess) = crate::pdn::rule_set_of(&game)?;
+                    let (found, guess) = damas::game::replay::rule_set_of(&game)?;
                     if let Some(guess) = guess {
                         eprintln!("{path}: game {}: {guess}", i + 1);
                     }
@@ -322,8 +322,9 @@ fn analyse_one<R: Rules>(
     } else {
         match best {
             Some(best) => println!(
-                "best move {best}  (score {}, depth {}, {} nodes in {:.2} s)",
+                "best move {best}  ({} for {}, depth {}, {} nodes in {:.2} s)",
                 result.score,
+                start.side_to_move(),
                 result.depth,
                 result.nodes,
                 result.time.as_secs_f64()
@@ -355,7 +356,7 @@ fn run_file<R: Rules>(path: &str, settings: &Settings) -> Result<(), String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match fen::parse::<R>(line) {
+        match damas::notation::position::<R>(line) {
             Ok(start) => {
                 if !settings.json {
                     println!("\n# {path}:{}", number + 1);
@@ -389,10 +390,7 @@ const MARKS: [(Value, &str); 3] = [(200, "??"), (80, "?"), (40, "?!")];
 /// # Errors
 /// An unreadable FEN tag or an illegal move in the game.
 fn run_pdn<R: Rules>(game_text: &PdnGame, settings: &Settings) -> Result<(), String> {
-    let start = match game_text.tag("FEN") {
-        Some(text) => fen::parse::<R>(text).map_err(|e| e.to_string())?,
-        None => Position::start(),
-    };
+    let start = damas::game::replay::start_of::<R>(game_text)?;
     let mut game = Game::new(start);
     let texts = game_text.moves.iter().map(String::as_str);
     play_moves(&mut game, texts, Notation::PdnFirst).map_err(|e| format!("{e} of the game"))?;

@@ -13,7 +13,7 @@ use crate::error::UserError;
 use crate::progress::Progress;
 use damas::book::{self, Book, BookMove};
 use damas::game::Game;
-use damas::notation::{fen, moves};
+use damas::notation::moves;
 use damas::position::{MoveOf, Position};
 use damas::rules::{Rules, Variant};
 use damas::search::{Engine, EngineConfig, Info, InfoSink, Limits};
@@ -55,10 +55,10 @@ pub enum BookCommand {
     },
     /// The book moves of a position with their scores (the built-in book, or --book).
     Probe {
-        /// Rule set.
-        #[arg(long, short = 'v', default_value = "english")]
-        variant: String,
-        /// The position (PDN FEN; default: the start).
+        /// Rule set (default: the one the position is written for; English).
+        #[arg(long, short = 'v')]
+        variant: Option<String>,
+        /// The position (PDN FEN or Hub position string; default: the start).
         #[arg(long)]
         fen: Option<String>,
         /// A book file (default: the one built in).
@@ -82,7 +82,8 @@ pub fn run(command: &BookCommand) -> Result<(), UserError> {
             with_variant!(parse_variant(variant)?, R => build::<R>(out, &settings))
         }
         BookCommand::Probe { variant, fen, book } => {
-            with_variant!(parse_variant(variant)?, R => probe::<R>(fen.as_deref(), book.as_deref()))
+            let variant = crate::args::choose_variant(variant.as_deref(), fen.as_deref())?;
+            with_variant!(variant, R => probe::<R>(fen.as_deref(), book.as_deref()))
         }
     }
 }
@@ -227,7 +228,7 @@ fn probe<R: Rules>(fen_text: Option<&str>, path: Option<&Path>) -> Result<(), Us
         })?,
     };
     let position = match fen_text {
-        Some(text) => fen::parse::<R>(text).map_err(|e| UserError(e.to_string()))?,
+        Some(text) => damas::notation::position::<R>(text).map_err(|e| UserError(e.to_string()))?,
         None => Position::start(),
     };
     match book.moves(&position) {

@@ -41,10 +41,10 @@ pub enum EgdbCommand {
     },
     /// Win, draw or loss for the side to move, and the moves that keep the value.
     Probe {
-        /// Rule set.
-        #[arg(long, short = 'v', default_value = "english")]
-        variant: String,
-        /// The position (PDN FEN).
+        /// Rule set (default: the one the position is written for; English).
+        #[arg(long, short = 'v')]
+        variant: Option<String>,
+        /// The position (PDN FEN or Hub position string).
         #[arg(long)]
         fen: String,
         /// Directory of the files.
@@ -119,7 +119,7 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
             with_variant!(variant, R => run_build::<R>(&dir, *pieces, *distance_pieces))
         }
         EgdbCommand::Probe { variant, fen, egdb_path } => {
-            let variant: Variant = variant.parse()?;
+            let variant = crate::args::choose_variant(variant.as_deref(), Some(fen))?;
             let dir = dir_of(variant, egdb_path)?;
             with_variant!(variant, R => run_probe::<R>(&dir, fen))
         }
@@ -212,7 +212,7 @@ fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<
 }
 
 fn run_probe<R: Rules>(dir: &Path, text: &str) -> Result<(), UserError> {
-    let position = fen::parse::<R>(text)?;
+    let position = damas::notation::position::<R>(text)?;
     let (egdb, refused) = load::<R>(dir, false)?;
     // A FEN says nothing of the moves before it: under a king-move limit, no king has moved in
     // a row.

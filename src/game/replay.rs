@@ -16,8 +16,10 @@
 //! Depends on `game` and `notation`; no I/O besides the log.
 
 use super::Game;
-use crate::notation::moves;
-use crate::rules::Rules;
+use crate::notation::pdn::PdnGame;
+use crate::notation::{fen, guess, moves};
+use crate::position::Position;
+use crate::rules::{Rules, Variant};
 use std::fmt;
 
 /// Which notation a move is read in first.
@@ -85,6 +87,51 @@ pub fn play_moves<'a, R: Rules>(
         }
     }
     Ok(())
+}
+
+/// The start of a PDN game in rule set `R`: its FEN tag, else the start position.
+///
+/// # Errors
+/// A FEN tag that does not read in `R`.
+pub fn start_of<R: Rules>(game: &PdnGame) -> Result<Position<R>, String> {
+    match game.tag("FEN") {
+        Some(text) => fen::parse::<R>(text).map_err(|e| format!("FEN tag: {e}")),
+        None => Ok(Position::start()),
+    }
+}
+
+/// A PDN game played out in rule set `R`.
+///
+/// # Errors
+/// A FEN tag that does not read, or the first move that cannot be played.
+pub fn replay_pdn<R: Rules>(game: &PdnGame) -> Result<Game<R>, String> {
+    let mut played = Game::new(start_of::<R>(game)?);
+    play_moves(&mut played, game.moves.iter().map(String::as_str), Notation::PdnFirst)
+        .map_err(|e| e.to_string())?;
+    Ok(played)
+}
+
+/// The rule set of a PDN game: its `GameType` tag's number where it has one; else the first
+/// candidate of the squares' [`guess`] in which the game replays, with the guess in words.
+///
+/// # Errors
+/// A `GameType` that names no rule set damas plays.
+pub fn rule_set_of(game: &PdnGame) -> Result<(Variant, Option<String>), String> {
+    if let Some(kind) = game.tag("GameType") {
+        let number = kind.split(',').next().unwrap_or("").trim();
+        let variant =
+            number.parse().map_err(|_| format!("GameType \"{kind}\" is not a known rule set"))?;
+        return Ok((variant, None));
+    }
+    let texts = game.moves.iter().map(String::as_str).chain(game.tag("FEN"));
+    let guess = guess::from_squares(texts);
+    let chosen = guess
+        .candidates
+        .iter()
+        .copied()
+        .find(|&variant| crate::with_variant!(variant, R => replay_pdn::<R>(game).is_ok()))
+        .unwrap_or_else(|| guess.first());
+    Ok((chosen, Some(format!("no GameType tag; {}", guess.said(chosen)))))
 }
 
 #[cfg(test)]

@@ -8,12 +8,15 @@
 pub mod diagram;
 pub mod dxp;
 pub mod fen;
+pub mod guess;
 pub mod hub;
 pub mod moves;
 pub mod pdn;
 pub mod squares;
 pub mod svg;
 
+use crate::position::Position;
+use crate::rules::Rules;
 use std::fmt;
 
 /// A piece of text that could not be read; the message says what is wrong with it.
@@ -34,3 +37,26 @@ impl fmt::Display for NotationError {
 }
 
 impl std::error::Error for NotationError {}
+
+/// A pasted position: a PDN FEN (`W:W31-50:B1-20`) or a Hub position string (`Wbbb...eww`).
+///
+/// # Errors
+/// Text that reads as neither; where its squares or length fit another rule set better, the
+/// message says which (see [`guess`]).
+pub fn position<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
+    let read =
+        if guess::is_hub_position(text) { hub::parse::<R>(text) } else { fen::parse::<R>(text) };
+    read.map_err(|error| {
+        let guess = guess::of_position(text);
+        let other = guess.first();
+        if other == R::VARIANT || guess.candidates.contains(&R::VARIANT) {
+            return error;
+        }
+        NotationError::new(format!(
+            "{error}. With {}, this looks like {name}: choose that rule set (`--variant {name}`, \
+             or `variant {name}` in the text mode)",
+            guess.why,
+            name = other.name()
+        ))
+    })
+}

@@ -9,10 +9,10 @@ use super::options::{Kind, OPTIONS};
 use super::session::{Exit, Protocol, Session, words};
 use super::{Urgent, emit};
 use crate::bounded;
-use crate::game::replay::Notation;
+use crate::game::replay::{self, Notation};
 use crate::game::{Game, Outcome};
 use crate::movegen::perft::{Convention, perft_threads};
-use crate::notation::{diagram, fen, moves, pdn};
+use crate::notation::{self, diagram, fen, moves, pdn};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::search::{Info, InfoSink, Limits, Score, Source};
@@ -23,7 +23,7 @@ const HELP: &str = "\
 commands:
   help                 this list
   variant [NAME]       show or change the rule set (see `damas variants`); starts a new game
-  fen [FEN]            show the position as a PDN FEN, or set it
+  fen [FEN]            show the position as a PDN FEN, or set it (a FEN or a Hub position)
   new                  the start position
   show                 draw the board
   board on|off         draw it after every move too (on at a terminal)
@@ -341,7 +341,7 @@ fn fen_command<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), 
         emit(&fen::write(session.game.position()));
         return Ok(());
     }
-    let start = fen::parse::<R>(&rest.join("")).map_err(|e| e.to_string())?;
+    let start = notation::position::<R>(&rest.join("")).map_err(|e| e.to_string())?;
     session.game = session.fresh_game(start);
     Ok(())
 }
@@ -534,21 +534,15 @@ fn load<R: Rules>(session: &mut Session<R>, rest: &[&str]) -> Result<(), String>
     let [path] = rest else { return Err("load FILE".to_string()) };
     let bytes = bounded::read(std::path::Path::new(path), bounded::PDN)?;
     let game = pdn::parse(&pdn::decode(&bytes)).map_err(|e| format!("{path}: {e}"))?;
-    if let Some(kind) = game.tag("GameType") {
-        let number = kind.split(',').next().unwrap_or("").trim();
-        if let Ok(variant) = number.parse::<Variant>() {
-            if variant != R::VARIANT {
-                return Err(format!(
-                    "{path} holds a game of {0}: type `variant {0}`, then load it",
-                    variant.name()
-                ));
-            }
-        }
+    let (variant, guess) = replay::rule_set_of(&game)?;
+    if variant != R::VARIANT && (guess.is_none() || replay::replay_pdn::<R>(&game).is_err()) {
+        let why = guess.map_or(String::new(), |guess| format!(" ({guess})"));
+        return Err(format!(
+            "{path} holds a game of {0}{why}: type `variant {0}`, then load it",
+            variant.name()
+        ));
     }
-    let start = match game.tag("FEN") {
-        Some(text) => fen::parse::<R>(text).map_err(|e| format!("{path}: FEN tag: {e}"))?,
-        None => Position::start(),
-    };
+    let start = replay::start_of::<R>(&game).map_err(|e| format!("{path}: {e}"))?;
     session
         .set_game(start, game.moves.iter().map(String::as_str), Notation::PdnFirst)
         .map_err(|e| format!("{path}: move {} '{}': {}", e.number, e.text, e.reason))?;

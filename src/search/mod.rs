@@ -529,7 +529,8 @@ impl<R: Rules> Engine<R> {
         let nodes =
             self.searchers.iter().filter_map(|s| s.lock().ok().map(|s| s.nodes)).sum::<u64>();
         let deeper_helper = shared.deepest().filter(|_| single_line);
-        let iteration = self.choose_line(found, deeper_helper, game, &legal, started, sink);
+        let iteration =
+            self.choose_line(found, deeper_helper, game, &legal, (nodes, started), sink);
         let best_move = iteration.pv.first().copied().or_else(|| legal.as_slice().first().copied());
         SearchResult {
             best: best_move,
@@ -649,7 +650,7 @@ impl<R: Rules> Engine<R> {
     }
 
     /// The line the engine answers with: the main thread's, or `deeper_helper`'s where a helper
-    /// completed a greater depth (reported to `sink`); below full strength, one of the last
+    /// completed a greater depth (reported to `sink` with the search's `nodes`); below full strength, one of the last
     /// depth's best lines drawn by the level ([`level::pick_line`]).
     fn choose_line(
         &mut self,
@@ -657,7 +658,7 @@ impl<R: Rules> Engine<R> {
         deeper_helper: Option<alphabeta::Iteration<R>>,
         game: &Game<R>,
         legal: &MoveList<Bits<R>>,
-        started: Instant,
+        (nodes, started): (u64, Instant),
         sink: &mut dyn InfoSink<R>,
     ) -> alphabeta::Iteration<R> {
         let mut best = found.best;
@@ -669,7 +670,7 @@ impl<R: Rules> Engine<R> {
                     seldepth: helper.pv.len() as u32,
                     mean_depth: f64::from(helper.depth),
                     score: Score::new(helper.score),
-                    nodes: self.control.nodes.load(Ordering::Relaxed),
+                    nodes,
                     time: started.elapsed(),
                     pv: helper.pv.clone(),
                     source: Source::Search,

@@ -127,6 +127,15 @@ def main():
     out = term.type(f"load {path}")
     expect(out.startswith(f"loaded 2 moves from {path}; black to move"), "load", out)
 
+    # A 10x10 game or position in the English text mode: the error says which rule set fits.
+    ten = os.path.join(folder, "ten.pdn")
+    with open(ten, "w") as f:
+        f.write("1. 32-28 17-21 2. 37-32 *\n")
+    out = term.type(f"load {ten}")
+    expect("holds a game of international (no GameType tag; squares above 32" in out and "type `variant international`" in out, "load names the rule set", out)
+    out = term.type("fen W:W31-50:B1-20")
+    expect("this looks like international" in out and "`variant international`" in out, "fen names the rule set", out)
+
     # A finished game: black to move and blocked, white has won.
     out = term.type("fen B:W32:B28")
     out = term.type("moves")

@@ -129,6 +129,31 @@ fn show_draws_the_board_and_its_fen() {
 }
 
 #[test]
+fn a_pasted_position_finds_its_board() {
+    // A 10x10 FEN without --variant: International, said on stderr.
+    let output = damas(&["show", "--fen", "W:W31-50:B1-20"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("white to move (international)"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("squares above 32: international assumed"));
+    // A Hub position string, 10x10 by its length; the same position.
+    let hub = format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20));
+    let output = damas(&["show", "--fen", &hub]);
+    assert!(stdout(&output).contains("FEN W:W31,32,"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("a Hub position of 50 squares: international assumed"));
+    // Algebraic squares: Russian; an English position says nothing.
+    let output = damas(&["moves", "--fen", "W:Wc3:Bf6"]);
+    assert!(stderr(&output).contains("russian assumed"), "{}", stderr(&output));
+    let output = damas(&["moves", "--fen", "B:W21-32:B1-12"]);
+    assert!(stderr(&output).is_empty() && stdout(&output).contains("7 legal moves"));
+    // Given a rule set that does not fit, the error says which one would.
+    fails_with(
+        &["show", "--variant", "english", "--fen", "W:W31-50:B1-20"],
+        "this looks like international: choose that rule set (`--variant international`",
+    );
+    fails_with(&["book", "probe", "-v", "english", "--fen", "W:W45:B3"], "--variant international");
+}
+
+#[test]
 fn bad_input_is_a_clear_error_with_status_2() {
     fails_with(&["perft", "3", "--fen", "W:W31:Q1"], "bad FEN");
     fails_with(&["perft", "3", "--fen", "garbage"], "bad FEN");
@@ -416,11 +441,7 @@ fn egdb_build_resumes_probes_counts_and_verifies() {
     // analyze reads them with --egdb-path.
     let fen = ["--fen", "W:WK18,K14:BK27", "--depth", "3"];
     let analysis = damas(&[&["analyze", "--egdb-path", path][..], &fen[..]].concat());
-    assert!(
-        stdout(&analysis).contains("best move 14-9  (score known win"),
-        "{}",
-        stdout(&analysis)
-    );
+    assert!(stdout(&analysis).contains("best move 14-9  (known win"), "{}", stdout(&analysis));
     let analysis = damas(&[&["analyze", "--egdb-path", "none"][..], &fen[..]].concat());
     assert!(!stdout(&analysis).contains("known win"), "{}", stdout(&analysis));
     // damas match adjudicates from them: the game ends at once with their verdict.

@@ -325,7 +325,8 @@ fn dxp_listener_survives_garbage() {
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut rng = Rng(14);
     let mut bytes = Vec::new();
-    for _ in 0..3000 {
+    let lines = std::env::var("DAMAS_FUZZ_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    for _ in 0..lines {
         let line = random_line(&mut rng);
         // Malformed, oversized, NUL-less (glued to the next) and wrong-length messages.
         match rng.below(5) {

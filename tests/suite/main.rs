@@ -12,6 +12,7 @@ mod cli;
 mod common;
 mod dxp;
 mod egdb_play;
+mod fuzz_files;
 mod fuzz_notation;
 mod fuzz_protocol;
 mod game;
