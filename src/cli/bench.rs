@@ -7,6 +7,7 @@ use damas::eval::{Evaluator, Kind};
 use damas::game::Game;
 use damas::notation::{fen, moves};
 use damas::rules::{Rules, Variant};
+use damas::search::profile::Profile;
 use damas::search::{Engine, EngineConfig, Limits, ParamChanges, Silent};
 use damas::with_variant;
 use std::time::{Duration, Instant};
@@ -73,36 +74,83 @@ pub struct BenchArgs {
     /// tuner's candidate, or of the search with a pruning turned off.
     #[arg(long, default_value = "")]
     search_params: String,
+    /// Print the tree profile: per iteration, where the nodes went (main search, capture
+    /// search, table, cutoffs, re-searches, prunings). Needs a build with `--features profile`
+    /// (tools/tree-profile.sh).
+    #[arg(long)]
+    profile: bool,
+    /// Positions to search instead of the bench's: a file of FENs, one a line, in --variant.
+    #[arg(long, requires = "variant")]
+    file: Option<std::path::PathBuf>,
+    /// The rule set of --file's positions.
+    #[arg(long, short = 'v')]
+    variant: Option<String>,
 }
 
 /// `damas bench`.
 pub fn command(args: &BenchArgs) -> Result<(), UserError> {
     let kind = if args.eval == "classic" { Kind::Classic } else { Kind::Default };
     let params = ParamChanges::parse(&args.search_params).map_err(UserError)?;
-    run(args.depth.max(1), args.threads.max(1), kind, params);
+    if args.profile && !cfg!(feature = "profile") {
+        return Err(UserError(
+            "this damas counts no tree profile: build it with `cargo build --release --features \
+             profile` (tools/tree-profile.sh does)"
+                .into(),
+        ));
+    }
+    let positions: Vec<(Variant, String, String)> = match (&args.file, &args.variant) {
+        (Some(path), Some(name)) => {
+            let variant: Variant = name.parse()?;
+            let text = damas::bounded::read_text(path, damas::bounded::FENS)?;
+            let lines =
+                text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+            lines.map(|line| (variant, line.to_string(), line.to_string())).collect()
+        }
+        _ => {
+            POSITIONS.iter().map(|(v, fen, name)| (*v, fen.to_string(), name.to_string())).collect()
+        }
+    };
+    let settings =
+        Settings { depth: args.depth.max(1), threads: args.threads.max(1), kind, params };
+    run(&positions, &settings, args.profile);
     Ok(())
+}
+
+/// How each bench position is searched.
+struct Settings {
+    depth: u32,
+    threads: usize,
+    kind: Kind,
+    params: ParamChanges,
 }
 
 /// Runs the bench on `threads` threads with the evaluation `kind` (the signature is defined for
 /// the default one; `classic` shows the trained evaluation's cost in nodes per second, side by
 /// side) and the search's tunable numbers `params` (the signature's are the defaults), printing
-/// one line per position and the signature line last. Returns the total node count
-/// (deterministic with one thread).
-fn run(depth: u32, threads: usize, kind: Kind, params: ParamChanges) -> u64 {
+/// one line per position and the signature line last, after the tree profile of all of them
+/// with `profile`. Returns the total node count (deterministic with one thread).
+fn run(positions: &[(Variant, String, String)], settings: &Settings, profile: bool) -> u64 {
+    let Settings { depth, threads, .. } = *settings;
     let started = Instant::now();
     let mut total = 0;
     let mut searching = Duration::ZERO;
-    for (variant, text, name) in POSITIONS {
-        let (nodes, time, line) =
-            with_variant!(*variant, R => one::<R>(text, depth, threads, kind, params));
+    let mut tree = Profile::default();
+    for (variant, text, name) in positions {
+        let (nodes, time, line, counted) = with_variant!(*variant, R => one::<R>(text, settings));
         println!("{name:<22} {line}");
         total += nodes;
         searching += time;
+        tree.add(&counted);
+    }
+    if profile {
+        println!("\ntree profile, every position together (per iteration depth):");
+        print!("{}", tree.table());
+        println!("{PROFILE_KEY}");
     }
     let seconds = searching.as_secs_f64().max(1e-9);
     eprintln!(
         "bench: {} positions, depth {depth}, {threads} thread{}, {:.3} s searching, {:.2} s in all",
-        POSITIONS.len(),
+        positions.len(),
         if threads == 1 { "" } else { "s" },
         searching.as_secs_f64(),
         started.elapsed().as_secs_f64()
@@ -111,15 +159,21 @@ fn run(depth: u32, threads: usize, kind: Kind, params: ParamChanges) -> u64 {
     total
 }
 
-fn one<R: Rules>(
-    text: &str,
-    depth: u32,
-    threads: usize,
-    kind: Kind,
-    params: ParamChanges,
-) -> (u64, Duration, String) {
+/// What the profile's columns mean.
+const PROFILE_KEY: &str = "\
+nodes: all nodes of the iteration; ebf: nodes over the previous iteration's; main%/qs%: shares
+of the main search (depth left) and of the capture search below the horizon (the rest are quiet
+leaves); capt%: main-search nodes with a capture due; tt-hit/tt-cut: table probes that found
+the position / that ended the node; fh-1st: fail-highs on the first move searched; moves/node:
+moves searched per main-search node; lmr: moves searched reduced; lmr-re: reduced searches
+searched again; pvs-re: null-window searches searched again on the window; asp: aspiration
+re-searches; static(d) / probcut(d): nodes cut by the static cut / ProbCut cuts per try, and
+the mean depth they cut at.";
+
+fn one<R: Rules>(text: &str, settings: &Settings) -> (u64, Duration, String, Profile) {
+    let Settings { depth, threads, kind, params } = *settings;
     let Ok(position) = fen::parse::<R>(text) else {
-        return (0, Duration::ZERO, format!("bad bench FEN {text}"));
+        return (0, Duration::ZERO, format!("bad bench FEN {text}"), Profile::default());
     };
     let game = Game::new(position);
     let config = EngineConfig::new(threads, 16)
@@ -130,5 +184,5 @@ fn one<R: Rules>(
     let result = engine.go(&game, limits, false, &mut Silent);
     let best = result.best.map_or("none".to_string(), |mv| moves::to_pdn(&position, &mv));
     let line = format!("nodes {:>10}  score {:>6}  best {best}", result.nodes, result.score);
-    (result.nodes, result.time, line)
+    (result.nodes, result.time, line, engine.profile().unwrap_or_default())
 }

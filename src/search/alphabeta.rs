@@ -33,6 +33,18 @@ const DEFER_DEPTH: i32 = 3;
 
 const INFINITY: Value = WIN + 1;
 
+/// Counts into the tree profile (`super::profile`) in a build with the `profile` feature;
+/// nothing otherwise.
+macro_rules! count {
+    ($searcher:expr, $($field:ident += $value:expr),+ $(,)?) => {
+        #[cfg(feature = "profile")]
+        {
+            let now = $searcher.profile.now();
+            $(now.$field += $value as u64;)+
+        }
+    };
+}
+
 /// Per-thread search state, kept across searches so tables stay warm.
 pub struct Searcher<R: Rules> {
     evaluator: Evaluator<R>,
@@ -72,6 +84,9 @@ pub struct Searcher<R: Rules> {
     root_counters: Counters,
     /// Nodes searched in the current search.
     pub nodes: u64,
+    /// Where the current search's nodes went (a `profile` build only).
+    #[cfg(feature = "profile")]
+    pub profile: super::profile::Profile,
     /// Of those, the nodes already added to the shared count.
     reported: u64,
     /// Deepest ply reached in the current search.
@@ -172,6 +187,8 @@ impl<R: Rules> Searcher<R> {
             calm,
             root_counters: Counters::default(),
             nodes: 0,
+            #[cfg(feature = "profile")]
+            profile: super::profile::Profile::default(),
             reported: 0,
             seldepth: 0,
             leaf_plies: (0, 0),
@@ -212,6 +229,10 @@ impl<R: Rules> Searcher<R> {
     ) {
         self.shared = shared;
         self.nodes = 0;
+        #[cfg(feature = "profile")]
+        {
+            self.profile = super::profile::Profile::default();
+        }
         self.reported = 0;
         self.seldepth = 0;
         self.leaf_plies = (0, 0);
@@ -288,6 +309,10 @@ impl<R: Rules> Searcher<R> {
             Some(score) if depth >= 4 && score.abs() < WIN_BOUND => (score - delta, score + delta),
             _ => (-INFINITY, INFINITY),
         };
+        #[cfg(feature = "profile")]
+        {
+            self.profile.depth = depth as usize;
+        }
         loop {
             let counters = self.root_counters;
             let score =
@@ -302,6 +327,7 @@ impl<R: Rules> Searcher<R> {
             } else {
                 return Some(Iteration { depth, score, pv: self.pv[0].clone() });
             }
+            count!(self, aspiration_researches += 1);
             delta *= 3;
             if delta > 1000 {
                 alpha = -INFINITY;
@@ -457,6 +483,7 @@ impl<R: Rules> Searcher<R> {
             return Self::no_moves(position, ply);
         }
         if !self.rules.mandatory_capture || !capture {
+            count!(self, leaves += 1);
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply);
             self.leaf_plies.0 += ply as u64;
@@ -515,6 +542,7 @@ impl<R: Rules> Searcher<R> {
             return self.evaluate_at(position, ply, band);
         }
         self.nodes += 1;
+        count!(self, interior += 1);
         self.seldepth = self.seldepth.max(ply);
         if self.poll(control) {
             return 0;
@@ -528,11 +556,14 @@ impl<R: Rules> Searcher<R> {
             self.lists[ply] = list;
             return Self::no_moves(position, ply);
         }
+        count!(self, interior_capture += list.as_slice()[0].is_capture());
         // Step 4. Transposition table.
         let key = position.hash();
+        count!(self, tt_probes += 1, tt_hits += tt.probe(key).is_some());
         let mut table_move =
             match Self::probe_table(tt, key, &list, depth, alpha, beta, ply, pv_node) {
                 TableProbe::Cut(score) => {
+                    count!(self, tt_cuts += 1);
                     self.lists[ply] = list;
                     return score;
                 }
@@ -548,6 +579,7 @@ impl<R: Rules> Searcher<R> {
         }
         // Step 5. Static cut.
         if let Some(score) = self.static_cut(position, &list, depth, beta, ply, band, pv_node) {
+            count!(self, static_cuts += 1, static_cut_depth += depth);
             self.lists[ply] = list;
             return score;
         }
@@ -555,9 +587,11 @@ impl<R: Rules> Searcher<R> {
         // to its slot meanwhile, and the table's move is read again after it.
         if self.probcut_applies(position, &list, depth, beta, ply, pv_node) {
             self.lists[ply] = list;
+            count!(self, probcut_tries += 1);
             if let Some(score) =
                 self.probcut(position, entry_counters, depth, beta, ply, tt, control)
             {
+                count!(self, probcut_cuts += 1, probcut_cut_depth += depth);
                 return score;
             }
             list = std::mem::take(&mut self.lists[ply]);
@@ -737,6 +771,7 @@ impl<R: Rules> Searcher<R> {
         let mut best_index = usize::MAX;
         // A forced move costs no depth.
         let extension = i32::from(list.len() == 1 && ply < MAX_PLY / 2);
+        count!(self, searched += 1, single_reply_extensions += extension);
         let mut count = 0;
         let quiets_from = self.quiets.len();
         let may_defer = self.shared && depth >= DEFER_DEPTH;
@@ -773,6 +808,7 @@ impl<R: Rules> Searcher<R> {
                 control.busy.leave(child_key);
             }
             count += 1;
+            count!(self, moves_searched += 1);
             if control.stop.load(Ordering::Relaxed) {
                 stopped = true;
                 break;
@@ -787,6 +823,7 @@ impl<R: Rules> Searcher<R> {
                         self.root_score = score;
                     }
                     if score >= beta {
+                        count!(self, cutoffs += 1, first_move_cutoffs += count == 1);
                         if !mv.is_capture() {
                             self.reward_cutoff(&mv, list, depth, ply, quiets_from);
                         }
@@ -877,6 +914,7 @@ impl<R: Rules> Searcher<R> {
             } else {
                 0
             };
+        count!(self, reduced += reduce > 0);
         let mut score = self.search_child(
             child,
             next,
@@ -889,6 +927,7 @@ impl<R: Rules> Searcher<R> {
             control,
         );
         if score > alpha && reduce > 0 {
+            count!(self, reduced_researches += 1);
             score = self.search_child(
                 child,
                 next,
@@ -902,6 +941,7 @@ impl<R: Rules> Searcher<R> {
             );
         }
         if score > alpha && score < beta {
+            count!(self, pvs_researches += 1);
             score = self.search_child(child, next, new_depth, alpha, beta, ply, true, tt, control);
         }
         score
@@ -1006,6 +1046,7 @@ impl<R: Rules> Searcher<R> {
         control: &Control,
     ) -> Value {
         self.nodes += 1;
+        count!(self, quiescence += 1);
         self.seldepth = self.seldepth.max(ply);
         if self.poll(control) {
             return 0;

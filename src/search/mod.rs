@@ -10,6 +10,7 @@ pub mod config;
 mod iterate;
 pub mod level;
 pub mod params;
+pub mod profile;
 pub mod score;
 mod smp;
 pub mod time;
@@ -443,6 +444,23 @@ impl<R: Rules> Engine<R> {
     /// with the clock starting now.
     pub fn ponder_hit(&self) {
         self.control.hit();
+    }
+
+    /// Where the last search's nodes went, every thread's summed (a build with the `profile`
+    /// feature; `None` in others, whose search counts nothing).
+    pub fn profile(&self) -> Option<profile::Profile> {
+        #[cfg(feature = "profile")]
+        {
+            let mut sum = profile::Profile::default();
+            for searcher in &self.searchers {
+                if let Ok(searcher) = searcher.lock() {
+                    sum.add(&searcher.profile);
+                }
+            }
+            Some(sum)
+        }
+        #[cfg(not(feature = "profile"))]
+        None
     }
 
     /// Searches the game's current position within `limits`, reporting to `sink`. With `ponder`
