@@ -211,7 +211,8 @@ fn analyze_multipv_svg_file_and_pdn() {
     let output = damas(&["analyze", "--pdn", path, "--depth", "4", "--threads", "1"]);
     let text = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(text.starts_with("1...   19-23 "), "{text}");
+    // (The moves' marks, `?!` and the like, depend on the evaluation: not asserted.)
+    assert!(text.starts_with("1...   19-23"), "{text}");
     assert!(text.contains("\n2.     34-29") && text.contains("\n2...   23x45"), "{text}");
     for tag in [
         "[Event \"Cup [A]\"]",
@@ -221,7 +222,10 @@ fn analyze_multipv_svg_file_and_pdn() {
     ] {
         assert!(text.contains(tag), "{tag} missing: {text}");
     }
-    assert!(text.contains("\n1... 19-23 {"), "{text}");
+    let first =
+        text.lines().find(|l| l.starts_with("1... 19-23")).unwrap_or_else(|| panic!("{text}"));
+    let after = first["1... 19-23".len()..].trim_start_matches(['!', '?']);
+    assert!(after.starts_with(" {"), "a comment after the first move and its mark: {first}");
     for line in text.lines().take(5) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let [_, played, score, "best", best, best_score] = words[..] {
