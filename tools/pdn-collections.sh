@@ -25,9 +25,9 @@ out=$(
 echo "$out"
 # The games the files get wrong: a white man on its own crowning row (square 1), a FEN with no
 # pieces at all, a FEN whose side to move is "?".
-expected='beginner.pdn: game 10 "Beginner'"'"'s Problem #10" White - Red: [FEN]: bad FEN '"'"'W:W18,K15,1:BK30,K26,2'"'"': impossible position: a man stands on its own promotion row
-bridges.pdn: game 14 "Boland'"'"'s Bridges #14": [FEN]: bad FEN '"'"'W::'"'"': piece list '"'"''"'"' must start with W or B
-fen.pdn: game 1 (no GameType tag; square numbers up to 32: english assumed): [FEN]: bad FEN '"'"'?:W29,13,11:B22,4,2'"'"': side to move must be W or B, not '"'"'?'"'"''
+expected='beginner.pdn: game 10 "Beginner'"'"'s Problem #10" White - Red: FEN tag: bad FEN '"'"'W:W18,K15,1:BK30,K26,2'"'"': impossible position: a man stands on its own promotion row
+bridges.pdn: game 14 "Boland'"'"'s Bridges #14": FEN tag: bad FEN '"'"'W::'"'"': piece list '"'"''"'"' must start with W or B
+fen.pdn: game 1 (no GameType tag; square numbers up to 32: english assumed): FEN tag: bad FEN '"'"'?:W29,13,11:B22,4,2'"'"': side to move must be W or B, not '"'"'?'"'"''
 errors=$(grep -v -e ' replayed$' -e '^[0-9]* games: ' <<<"$out" || true)
 if [ "$errors" != "$expected" ]; then
     echo "the games that do not replay are not the three the files get wrong:"
