@@ -31,7 +31,7 @@ use crate::game::replay::Notation;
 use crate::notation::{fen, moves, squares};
 use crate::position::{MoveOf, Position};
 use crate::rules::{Brazilian, Czech, English, Italian, Rules, Russian, Spanish, Variant};
-use crate::search::{Band, Info, InfoSink, Limits, SearchResult};
+use crate::search::{Band, Info, InfoSink, Limits, SearchResult, Source};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -794,8 +794,19 @@ impl<R: Rules> InfoSink<R> for StatusSink<'_, R> {
         if info.multipv != 1 {
             return;
         }
-        let seconds = info.time.as_secs_f64();
         let line = moves::line_to_pdn(&self.root, &info.pv);
+        // A move from the book or the databases says so, rather than passing for a search of
+        // depth 1, 0 nodes and 0.00 s in the GUI's status bar.
+        if info.source != Source::Search {
+            (self.status)(&format!(
+                "damas: {}  {}  pv {}",
+                info.source.label(),
+                info.score,
+                line.join(" ")
+            ));
+            return;
+        }
+        let seconds = info.time.as_secs_f64();
         let text = format!(
             "damas: depth {}/{}  {}  {:.2} s  {} nodes  {:.2} Mn/s  pv {}",
             info.depth,
@@ -813,6 +824,9 @@ impl<R: Rules> InfoSink<R> for StatusSink<'_, R> {
 /// The status line left after the move.
 fn final_status<R: Rules>(root: &Position<R>, result: &SearchResult<R>) -> String {
     let best = result.best.map(|mv| moves::to_pdn(root, &mv)).unwrap_or_default();
+    if result.source != Source::Search {
+        return format!("damas: best {best}  {}  {}", result.source.label(), result.score);
+    }
     let seconds = result.time.as_secs_f64();
     format!(
         "damas: best {best}  {}  depth {}  {:.2} s  {} nodes  {:.2} Mn/s",
@@ -986,5 +1000,34 @@ mod tests {
             engine.command("set gamehist B:WK12,K27,30,32:B21,K24,28,K31 24-19 27-24 19-15 12-16");
         assert!(reply.is_ok(), "{reply:?}");
         assert!(engine.command("set gamehist B:W1:B2 9-13").is_err());
+    }
+
+    /// A book move says "book move" in the status bar, not "depth 1, 0.00 s, 0 nodes"; with
+    /// the book off, the same position shows the search.
+    #[test]
+    fn the_status_bar_says_book_move() {
+        let time = TimeRequest { maxtime: 0.05, info: CB_EXACT_TIME, moreinfo: 0 };
+        let statuses = |engine: &mut CheckerBoard| {
+            let mut board = start_board();
+            let mut lines = Vec::new();
+            let answer = engine.getmove(
+                &mut board,
+                CB_BLACK,
+                time,
+                &mut |s| lines.push(s.to_string()),
+                &|| false,
+            );
+            assert!(answer.is_ok_and(|a| a.mv.is_some()), "{lines:?}");
+            lines
+        };
+        let mut engine = CheckerBoard::new();
+        let lines = statuses(&mut engine);
+        let last = lines.last().expect("a status line");
+        assert!(last.starts_with("damas: best ") && last.contains("book move"), "{lines:?}");
+        assert!(lines.iter().all(|l| !l.contains("nodes")), "{lines:?}");
+        assert_eq!(engine.command("set book 0").as_deref(), Ok("0"));
+        let lines = statuses(&mut engine);
+        assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+        assert!(lines.last().is_some_and(|l| l.contains("nodes")), "{lines:?}");
     }
 }
