@@ -53,6 +53,8 @@ pub const PDN: Limit = Limit { what: "PDN file", bytes: 2 * GIB };
 pub const FENS: Limit = Limit { what: "position list", bytes: 256 * MIB };
 /// A match's openings (FENs, move lines or ballots).
 pub const OPENINGS: Limit = Limit { what: "openings file", bytes: 256 * MIB };
+/// A match's results file (`damas match --results`): a line of some 30 bytes a game.
+pub const RESULTS: Limit = Limit { what: "match results file", bytes: 256 * MIB };
 /// Self-play training data: tens of bytes a position, a hundred million positions at most.
 pub const TRAINING_DATA: Limit = Limit { what: "training data file", bytes: 16 * GIB };
 /// One endgame database file (a slice): the largest 8-piece English slices are some GB.

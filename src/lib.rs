@@ -33,6 +33,7 @@ pub mod bounded;
 pub mod egdb;
 pub mod eval;
 pub mod search;
+pub mod shard;
 pub mod train;
 
 // Its front ends: the protocols on stdin/stdout and TCP, and the match referee.

@@ -14,9 +14,13 @@ use damas::rules::Variant;
 use damas::with_variant;
 use std::time::Duration;
 
-/// The arguments of `damas match`.
+/// The arguments of `damas match`: a match (or one shard of it), or `merge`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    /// `merge`: the results files of a match's shards as one report.
+    #[command(subcommand)]
+    command: Option<MatchCommand>,
     /// Rule set (see `damas variants`).
     #[arg(long, short = 'v', default_value = "english")]
     variant: String,
@@ -100,6 +104,31 @@ pub struct MatchArgs {
     /// A line per game on stderr.
     #[arg(long)]
     verbose: bool,
+    /// Play only shard K of N of the game pairs (pair p when p mod N = K - 1), e.g. 2/4: one
+    /// machine's or one process's part, with its --results file; `damas match merge` adds the
+    /// shards up. The other settings must be the same in every shard.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<damas::shard::Shard>,
+    /// Write each game's result to this file (FILE.partial until the match ends), for `damas
+    /// match merge`.
+    #[arg(long, value_name = "FILE")]
+    results: Option<String>,
+}
+
+/// The subcommands of `damas match`.
+#[derive(Debug, clap::Subcommand)]
+pub enum MatchCommand {
+    /// Adds up the results files of a match's shards (`--shard K/N --results FILE`) into the
+    /// match's report, with its SPRT decided as the whole match on one thread would have
+    /// (games in round order). E.g. `damas match merge part-*.txt --sprt elo0=0 elo1=10`.
+    Merge {
+        /// Sequential test: elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic].
+        #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+        sprt: Option<Vec<String>>,
+        /// The results files.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
 }
 
 impl MatchArgs {
@@ -274,6 +303,8 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings, UserError> {
             Pairing::RoundRobin
         },
         event: args.event.clone(),
+        shard: args.shard.unwrap_or(damas::shard::Shard::ALL),
+        results: args.results.clone(),
     })
 }
 
@@ -303,6 +334,9 @@ impl Observer for Bar {
 /// Bad arguments, an unreadable openings file, an engine that cannot be started, a PDN file
 /// that cannot be written.
 pub fn run(args: &MatchArgs) -> Result<(), UserError> {
+    if let Some(MatchCommand::Merge { sprt: words, files }) = &args.command {
+        return merge(words.as_deref(), files);
+    }
     let variant: Variant = args.variant.parse()?;
     let settings = settings(args)?;
     let progress = crate::progress::Progress::new(0, "games")?;
@@ -311,5 +345,31 @@ pub fn run(args: &MatchArgs) -> Result<(), UserError> {
         .map_err(UserError)?;
     observer.progress.finish();
     print!("{report}");
+    Ok(())
+}
+
+/// Runs `damas match merge`: the report of the shards' games, what the files held on stderr.
+fn merge(sprt_words: Option<&[String]>, files: &[String]) -> Result<(), UserError> {
+    let test = sprt_words.map(sprt).transpose()?;
+    let mut texts = Vec::with_capacity(files.len());
+    for file in files {
+        let text = damas::bounded::read_text(std::path::Path::new(file), damas::bounded::RESULTS)?;
+        texts.push((file.clone(), text));
+    }
+    let merged = damas::matchplay::results::merge(&texts, test).map_err(UserError)?;
+    let shards: Vec<String> = merged.shards.iter().map(ToString::to_string).collect();
+    eprintln!(
+        "merged {} files (shards {}): {} of the match's {} games{}",
+        files.len(),
+        shards.join(" "),
+        merged.found,
+        merged.games,
+        if merged.report.played < merged.found {
+            format!(", {} counted before the SPRT decided", merged.report.played)
+        } else {
+            String::new()
+        }
+    );
+    print!("{}", merged.report);
     Ok(())
 }

@@ -8,8 +8,9 @@
 //!
 //! Submodules: `tc` (time controls, clocks), `engine` (engine words), `player` (what a player
 //! is; the built-in one), `hub_player` and `dxp_player` (engines in other processes), `referee`
-//! (one game), `openings`, `stats` (Elo, pentanomial, SPRT). Progress goes to an [`Observer`];
-//! drawing it is the command line's business.
+//! (one game), `openings`, `stats` (Elo, pentanomial, SPRT), `results` (the results file of a
+//! match or of one shard of it, and their merge). Progress goes to an [`Observer`]; drawing it
+//! is the command line's business.
 
 pub mod dxp_player;
 pub mod engine;
@@ -17,6 +18,7 @@ pub mod hub_player;
 pub mod openings;
 pub mod player;
 pub mod referee;
+pub mod results;
 pub mod stats;
 pub mod tc;
 
@@ -26,6 +28,7 @@ use crate::game::GameRules;
 use crate::notation::{fen, moves, pdn};
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::shard::Shard;
 use engine::{EngineSpec, Kind};
 use player::{Builtin, Failure, Player};
 use referee::{Adjudication, GameRecord, GameResult, Seat, Termination};
@@ -84,6 +87,12 @@ pub struct MatchSettings {
     pub pairing: Pairing,
     /// PDN's Event tag.
     pub event: String,
+    /// The part of the match's game pairs this process plays (`--shard K/N`); the shards'
+    /// results files merge into the whole match's report ([`results::merge`]).
+    pub shard: Shard,
+    /// Where to write each game's result for [`results::merge`] (written beside, then renamed
+    /// into place when the match ends, so that a file there is a finished one).
+    pub results: Option<String>,
 }
 
 /// A game has ended: what the observer of a match is told.
@@ -147,7 +156,7 @@ pub struct MatchReport {
 }
 
 /// One game to play.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Job {
     /// Index into the pairings.
     pairing: usize,
@@ -157,6 +166,15 @@ struct Job {
     first_moves_first: bool,
     /// Game number in the match, from 1.
     round: u32,
+}
+
+/// What the tally keeps of a game: which it was, the points of its pairing's first engine and
+/// how it ended (what a results file holds, [`results`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Outcome {
+    job: Job,
+    points: f64,
+    termination: Termination,
 }
 
 /// A game played, as the workers hand it back.
@@ -312,15 +330,16 @@ fn game_line<R: Rules>(settings: &MatchSettings, played: &Played<R>) -> String {
     )
 }
 
-/// The first engine of the pairing's points in a game.
-fn points_of_first<R: Rules>(pairing: (usize, usize), played: &Played<R>) -> f64 {
-    match played.record.result {
+/// What the tally keeps of a game played by the engines of `pairing`.
+fn outcome_of<R: Rules>(pairing: (usize, usize), played: &Played<R>) -> Outcome {
+    let points = match played.record.result {
         GameResult::Draw => 0.5,
         GameResult::Win(side) => {
             let winner = if side == Side::White { played.white } else { played.black };
             if winner == pairing.0 { 1.0 } else { 0.0 }
         }
-    }
+    };
+    Outcome { job: played.job, points, termination: played.record.termination }
 }
 
 /// Plays the match `settings` describes, reporting each game to `observer` as it ends.
@@ -358,7 +377,11 @@ pub fn run<R: Rules>(
         None => None,
     };
     let pairing_list = pairings(settings.engines.len(), settings.pairing);
-    let jobs = schedule(pairs_per_pairing, pairing_list.len());
+    let mut results_file = match &settings.results {
+        Some(path) => Some(results::Writer::create(path, &results::header::<R>(settings))?),
+        None => None,
+    };
+    let jobs = schedule(pairs_per_pairing, pairing_list.len(), settings.shard);
     let total = jobs.len() as u32;
     let work = Work {
         settings,
@@ -382,8 +405,17 @@ pub fn run<R: Rules>(
         }
         drop(sender);
         for played in receiver {
-            if tally.add(&played, settings.sprt.as_ref()) {
-                work.stop.store(true, Ordering::Relaxed);
+            let outcome = outcome_of(pairing_list[played.job.pairing], &played);
+            match tally.add(outcome, settings.sprt.as_ref()) {
+                None => continue,
+                Some(true) => work.stop.store(true, Ordering::Relaxed),
+                Some(false) => {}
+            }
+            if let Some(file) = &mut results_file {
+                if let Err(e) = file.game(&outcome) {
+                    write_error.get_or_insert(e);
+                    work.stop.store(true, Ordering::Relaxed);
+                }
             }
             if let Some(file) = &mut pdn_file {
                 let text = game_pdn(settings, &played, &controls);
@@ -403,6 +435,9 @@ pub fn run<R: Rules>(
     if let Some(error) = write_error {
         return Err(error);
     }
+    if let Some(file) = results_file {
+        file.finish(started.elapsed())?;
+    }
     Ok(MatchReport {
         names: settings.engines.iter().map(|spec| spec.name.clone()).collect(),
         pairings: tally.results,
@@ -421,6 +456,11 @@ fn check(settings: &MatchSettings) -> Result<(), String> {
     }
     if settings.sprt.is_some() && engines != 2 {
         return Err("--sprt tests one engine against another: give exactly two".into());
+    }
+    if settings.sprt.is_some() && settings.shard.count > 1 {
+        return Err("a shard plays all its pairs: the SPRT of a sharded match is decided by \
+             `damas match merge --sprt ...` over the shards' results files"
+            .into());
     }
     let has_dxp = settings.engines.iter().any(|spec| matches!(spec.kind, Kind::Dxp { .. }));
     if has_dxp && settings.concurrency > 1 {
@@ -461,15 +501,18 @@ fn check_players<R: Rules>(
 }
 
 /// The match's games in the order they are handed out: game pair by game pair, each pairing's
-/// pair in turn, each opening with one engine first and then the other.
-fn schedule(pairs_per_pairing: u32, pairings: usize) -> VecDeque<Job> {
+/// pair in turn, each opening with one engine first and then the other; only `shard`'s pairs,
+/// numbered as in the whole match.
+fn schedule(pairs_per_pairing: u32, pairings: usize, shard: Shard) -> VecDeque<Job> {
     let mut jobs = VecDeque::new();
     let mut round = 0;
     for pair in 0..pairs_per_pairing {
         for pairing in 0..pairings {
             for first_moves_first in [true, false] {
                 round += 1;
-                jobs.push_back(Job { pairing, pair, first_moves_first, round });
+                if shard.has(pair) {
+                    jobs.push_back(Job { pairing, pair, first_moves_first, round });
+                }
             }
         }
     }
@@ -538,32 +581,38 @@ impl Tally {
         }
     }
 
-    /// Adds a game; true when `sprt` has just decided and the match should stop.
-    fn add<R: Rules>(&mut self, played: &Played<R>, sprt: Option<&Sprt>) -> bool {
+    /// Adds a game and says whether `sprt` has just decided (the match should stop); `None`
+    /// for a game that ends after the decision, which is not counted: the report is the same
+    /// however many games were still being played when it came ([`results::merge`] relies on
+    /// it).
+    fn add(&mut self, outcome: Outcome, sprt: Option<&Sprt>) -> Option<bool> {
+        let decided = |result: &PairingResult| {
+            matches!(result.sprt, Some((_, SprtState::AcceptH0 | SprtState::AcceptH1)))
+        };
+        if sprt.is_some() && decided(&self.results[outcome.job.pairing]) {
+            return None;
+        }
         self.played += 1;
-        *self.terminations.entry(played.record.termination).or_insert(0) += 1;
-        let pairing = &mut self.results[played.job.pairing];
-        let points = points_of_first(pairing.engines, played);
+        *self.terminations.entry(outcome.termination).or_insert(0) += 1;
+        let pairing = &mut self.results[outcome.job.pairing];
+        let points = outcome.points;
         match points {
             1.0 => pairing.games.wins += 1,
             0.0 => pairing.games.losses += 1,
             _ => pairing.games.draws += 1,
         }
-        let key = (played.job.pairing, played.job.pair);
+        let key = (outcome.job.pairing, outcome.job.pair);
         let Some(first) = self.first_of_pair.remove(&key) else {
             self.first_of_pair.insert(key, points);
-            return false;
+            return Some(false);
         };
         pairing.pairs.add_pair(first, points);
         let Some(sprt) = sprt else {
-            return false;
+            return Some(false);
         };
-        if matches!(pairing.sprt, Some((_, SprtState::AcceptH0 | SprtState::AcceptH1))) {
-            return false;
-        }
         let (llr, state) = sprt.state(&pairing.pairs);
         pairing.sprt = Some((llr, state));
-        state != SprtState::Continue
+        Some(state != SprtState::Continue)
     }
 }
 

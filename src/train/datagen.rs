@@ -58,42 +58,10 @@ pub const BALANCED: i32 = 120;
 /// Scores are clamped to this.
 const SCORE_CLAMP: i32 = 3000;
 
-/// The part of a run's games one process plays: game `g` is in shard `index` of `count` when
-/// `g % count == index`. The shards of a run are independent (each game is reproducible from
-/// the run's seed and its number) and their files merge into the run's file ([`merge`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, from 0.
-    pub index: u32,
-    /// Shards in all.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole run.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Whether game `game` is this shard's.
-    pub fn has(self, game: u32) -> bool {
-        game % self.count.max(1) == self.index
-    }
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-
-    /// `K/N`, K from 1 to N (the command line counts shards from 1).
-    fn from_str(text: &str) -> Result<Self, String> {
-        let wrong = || format!("--shard {text}: expected K/N with K from 1 to N, e.g. 2/8");
-        let (k, n) = text.split_once('/').ok_or_else(wrong)?;
-        let (k, n): (u32, u32) =
-            (k.trim().parse().map_err(|_| wrong())?, n.trim().parse().map_err(|_| wrong())?);
-        if k == 0 || k > n {
-            return Err(wrong());
-        }
-        Ok(Shard { index: k - 1, count: n })
-    }
-}
+/// The part of a run's games one process plays (game `g` in shard `g % count`): the shards of a
+/// run are independent (each game is reproducible from the run's seed and its number) and their
+/// files merge into the run's file ([`merge`]).
+pub use crate::shard::Shard;
 
 /// How a run plays its games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

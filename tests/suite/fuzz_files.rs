@@ -1,9 +1,9 @@
 //! Files a user hands damas never kill it. Every loader (weight files, books, endgame database
-//! files, training data, PDN, FEN lists, opening suites) reads mutated copies of a real file of
-//! its kind: cut short, bits flipped, bytes inserted, deleted or repeated, numbers made huge,
-//! lines doubled or swapped, and hostile text (NUL, invalid UTF-8, long numbers). Where a file
-//! carries a checksum, it is recomputed after the mutation so that the mutation reaches the
-//! reader behind it.
+//! files, training data, PDN, FEN lists, opening suites, match results files) reads mutated
+//! copies of a real file of its kind: cut short, bits flipped, bytes inserted, deleted or
+//! repeated, numbers made huge, lines doubled or swapped, and hostile text (NUL, invalid UTF-8,
+//! long numbers). Where a file carries a checksum, it is recomputed after the mutation so that
+//! the mutation reaches the reader behind it.
 //!
 //! - In process: each reader returns a value or an error, never a panic.
 //! - Through the real binary, as a user runs it: under a 4 GiB address-space limit (so that a
@@ -134,6 +134,7 @@ struct Seeds {
     pdn: Vec<u8>,
     fens: Vec<u8>,
     openings: Vec<u8>,
+    results: Vec<u8>,
 }
 
 mod tempdir {
@@ -182,6 +183,13 @@ fn seeds(name: &str) -> Seeds {
     pdn.extend_from_slice(
         b"\n[Event \"x\"]\n[FEN \"W:W31-50:B1-20\"]\n1. 32-28 {c} (1. 33-29 17-21) 17-21 $1 2. 37-32 1-0\n",
     );
+    let results = dir.0.join("seed.results");
+    let played = damas()
+        .args(["match", "--engine", "depth=2", "--engine", "greedy", "-n", "6", "--results"])
+        .arg(&results)
+        .output()
+        .expect("match");
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
     let mut openings = read(&repo("book/openings/english-3move-ballots.tsv"));
     openings.truncate(3000);
     Seeds {
@@ -192,6 +200,7 @@ fn seeds(name: &str) -> Seeds {
         pdn,
         fens,
         openings,
+        results: read(&results),
         dir,
     }
 }
@@ -211,7 +220,7 @@ fn loaders_read_mutated_files_without_a_panic() {
     let scratch = seeds.dir.0.join("scratch");
     std::fs::create_dir_all(&scratch).expect("scratch");
     let mut rng = Rng(seed());
-    let mut accepted = [0usize; 7];
+    let mut accepted = [0usize; 8];
     for _ in 0..rounds() {
         let mut weights = mutate(&mut rng, &seeds.weights, false);
         if rng.below(4) > 0 {
@@ -258,12 +267,25 @@ fn loaders_read_mutated_files_without_a_panic() {
         let openings =
             String::from_utf8_lossy(&mutate(&mut rng, &seeds.openings, true)).into_owned();
         accepted[6] += usize::from(read_openings::<English>(&openings));
+
+        let results = String::from_utf8_lossy(&mutate(&mut rng, &seeds.results, true)).into_owned();
+        let whole = String::from_utf8_lossy(&seeds.results).into_owned();
+        let merge = damas::matchplay::results::merge;
+        accepted[7] += usize::from(merge(&[("a".into(), results.clone())], None).is_ok());
+        let sprt = damas::matchplay::stats::Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: damas::matchplay::stats::EloModel::Normalized,
+        };
+        let _ = merge(&[("a".into(), results), ("b".into(), whole)], Some(sprt));
     }
     // Some mutations stay readable (a flipped bit in a weight, a swapped line): both paths of
     // each reader ran. The egdb files hold block checksums the mutation does not fix, so a
     // readable mutated egdb file is rare; it is not required.
     for (kind, count) in
-        ["weights", "book", "", "data", "pdn", "fens", "openings"].iter().zip(accepted)
+        ["weights", "book", "", "data", "pdn", "fens", "openings", "results"].iter().zip(accepted)
     {
         assert!(kind.is_empty() || count > 0, "no mutated {kind} file was readable");
     }
@@ -400,6 +422,10 @@ fn the_binary_reads_mutated_files_to_a_clean_end() {
         let fens = mutate(&mut rng, &seeds.fens, true);
         std::fs::write(&file, &fens).expect("write");
         check("fens", &fens, &[os("analyze"), os("--file"), f, os("--depth"), os("1")], b"");
+
+        let results = mutate(&mut rng, &seeds.results, true);
+        std::fs::write(&file, &results).expect("write");
+        check("results", &results, &[os("match"), os("merge"), f], b"");
     }
     assert!(failures.is_empty(), "{} runs failed:\n{}", failures.len(), failures.join("\n"));
 }

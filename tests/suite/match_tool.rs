@@ -372,3 +372,87 @@ fn bad_match_arguments_are_one_clear_error() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// The report of a match without its first line (the wall time).
+fn without_time(stdout: &str) -> String {
+    stdout.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+/// A match split into shards (`--shard K/N --results FILE`) and merged (`damas match merge`)
+/// gives the report of the match played whole, the SPRT's decision included; files that do not
+/// belong together, or a shard that did not finish, are refused.
+#[test]
+fn a_sharded_match_merges_into_the_whole_matchs_report() {
+    let files = |name: &str, shards: u32| -> Vec<String> {
+        (1..=shards).map(|k| scratch(&format!("{name}-{k}")).display().to_string()).collect()
+    };
+    // Fixed depths: the games are the same whoever plays them, wherever.
+    let two = ["--engine", "depth=3", "name=a", "--engine", "depth=2", "name=b", "-n", "40"];
+    let whole = damas(&[&["match"], two.as_slice(), &["--concurrency", "2"]].concat());
+    let (whole_out, stderr) = text(&whole);
+    assert!(whole.status.success(), "{whole_out}{stderr}");
+    let shard_parts = files("shard", 3);
+    let parts = &shard_parts;
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let output =
+            damas(&[&["match"], two.as_slice(), &["--shard", &shard, "--results", part]].concat());
+        assert!(output.status.success(), "{:?}", text(&output));
+        assert!(!std::path::Path::new(&format!("{part}.partial")).exists());
+    }
+    let merge: Vec<&str> =
+        ["match", "merge"].into_iter().chain(parts.iter().map(String::as_str)).collect();
+    let merged = damas(&merge);
+    let (merged_out, stderr) = text(&merged);
+    assert!(merged.status.success(), "{merged_out}{stderr}");
+    assert!(stderr.contains("40 of the match's 40 games"), "{stderr}");
+    assert!(merged_out.starts_with("40 games"), "{merged_out}");
+    assert_eq!(without_time(&merged_out), without_time(&whole_out));
+
+    // The SPRT: decided by the merge as the match on one thread decides it, at the same pair.
+    let lopsided = ["--engine", "depth=4", "name=strong", "--engine", "greedy", "-n", "400"];
+    let sprt = ["--sprt", "elo0=0", "elo1=20", "model=logistic"];
+    let whole = damas(&[&["match"], lopsided.as_slice(), &sprt].concat());
+    let (whole_out, _) = text(&whole);
+    assert!(whole_out.contains("H1 accepted"), "{whole_out}");
+    let parts = files("sprt", 2);
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let output = damas(
+            &[&["match"], lopsided.as_slice(), &["--shard", &shard, "--results", part]].concat(),
+        );
+        assert!(output.status.success(), "{:?}", text(&output));
+    }
+    let mut merge: Vec<&str> = vec!["match", "merge", &parts[0], &parts[1]];
+    merge.extend(sprt);
+    let merged = damas(&merge);
+    let (merged_out, stderr) = text(&merged);
+    assert!(merged.status.success(), "{merged_out}{stderr}");
+    assert!(
+        stderr.contains("400 of the match's 400 games")
+            && stderr.contains("counted before the SPRT decided"),
+        "{stderr}"
+    );
+    assert_eq!(without_time(&merged_out), without_time(&whole_out));
+
+    // What is refused, with status 2 and a reason.
+    let unfinished = scratch("unfinished").display().to_string();
+    let text_of = std::fs::read_to_string(&parts[0]).expect("a results file");
+    // A shard stopped between two games: whole lines, no elapsed line.
+    let cut = text_of[..text_of.len() / 2].rfind('\n').expect("lines") + 1;
+    std::fs::write(&unfinished, &text_of[..cut]).expect("write");
+    let other_match = shard_parts[0].clone();
+    for (files, why) in [
+        (vec![other_match.as_str(), parts[0].as_str()], "another match"),
+        (vec![unfinished.as_str()], "not finished"),
+        (vec!["Cargo.toml"], "not a damas match results file"),
+    ] {
+        let output = damas(&[&["match", "merge"], files.as_slice()].concat());
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(why), "{why}: {stderr}");
+    }
+    let output = damas(&[&["match"], lopsided.as_slice(), &["--shard", "1/2"], &sprt].concat());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).1.contains("damas match merge --sprt"), "{:?}", text(&output));
+}
