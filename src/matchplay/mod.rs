@@ -95,6 +95,13 @@ pub struct MatchSettings {
     pub results: Option<String>,
 }
 
+impl MatchSettings {
+    /// Game pairs each pairing plays: the games asked for, rounded up to pairs.
+    pub fn pairs_per_pairing(&self) -> u32 {
+        self.games.max(1).div_ceil(2)
+    }
+}
+
 /// A game has ended: what the observer of a match is told.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -359,7 +366,7 @@ pub fn run<R: Rules>(
     check(settings)?;
     let controls: Vec<TimeControl> =
         settings.engines.iter().map(|spec| spec.tc.unwrap_or(settings.tc)).collect();
-    let pairs_per_pairing = settings.games.max(1).div_ceil(2);
+    let pairs_per_pairing = settings.pairs_per_pairing();
     let opening_list = openings_of::<R>(settings, pairs_per_pairing as usize)?;
     check_players::<R>(settings, &controls)?;
     let egdb = match &settings.egdb_path {

@@ -58,7 +58,7 @@ pub struct Header {
 /// The header of `settings`' match in rule set `R`.
 pub fn header<R: Rules>(settings: &MatchSettings) -> Header {
     let pairing_list = pairings(settings.engines.len(), settings.pairing);
-    let pairs = settings.games.max(1).div_ceil(2);
+    let pairs = settings.pairs_per_pairing();
     // The openings by their contents (a path differs from machine to machine, the file's text
     // does not); the databases by their presence, for the same reason.
     let openings = settings.openings.as_ref().map(|(text, _)| crc32fast::hash(text.as_bytes()));
