@@ -38,6 +38,30 @@ pub enum EgdbCommand {
         /// byte a position, and the search converts their wins.
         #[arg(long, default_value_t = 5)]
         distance_pieces: u32,
+        /// Build only this unit (a slice and its swap, named as `damas egdb units` lists
+        /// them, e.g. 2-1-1-0; repeatable): one part of a build run apart from the others. The
+        /// units it needs must be in the directory already.
+        #[arg(long = "unit", value_name = "NAME")]
+        units: Vec<String>,
+    },
+    /// Lists the units of a build (a slice and its swap each) in build order, one a line,
+    /// tab-separated: name, slices, numbers, the memory its build takes in MiB (its two bytes
+    /// a number and the smaller slices it reads), whether --egdb-path holds it (yes/no) and the
+    /// units it needs first (comma-separated, `-` for none).
+    Units {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "english")]
+        variant: String,
+        /// Most pieces on the board.
+        #[arg(long, default_value_t = 4)]
+        pieces: u32,
+        /// Directory of the files (default: the per-user data directory).
+        #[arg(long = "egdb-path")]
+        egdb_path: Option<PathBuf>,
+        /// As `egdb build --distance-pieces` (the smaller slices are read with distances up to
+        /// this many pieces: a byte a number instead of a quarter).
+        #[arg(long, default_value_t = 5)]
+        distance_pieces: u32,
     },
     /// Win, draw or loss for the side to move, and the moves that keep the value.
     Probe {
@@ -107,7 +131,7 @@ fn dir_of(variant: Variant, given: &Option<PathBuf>) -> Result<PathBuf, UserErro
 /// Runs an `egdb` subcommand.
 pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
     match command {
-        EgdbCommand::Build { variant, pieces, egdb_path, threads, distance_pieces } => {
+        EgdbCommand::Build { variant, pieces, egdb_path, threads, distance_pieces, units } => {
             let variant: Variant = variant.parse()?;
             if let Some(threads) = threads {
                 rayon::ThreadPoolBuilder::new()
@@ -116,7 +140,12 @@ pub fn run(command: &EgdbCommand) -> Result<(), UserError> {
                     .map_err(|e| UserError(format!("threads: {e}")))?;
             }
             let dir = dir_of(variant, egdb_path)?;
-            with_variant!(variant, R => run_build::<R>(&dir, *pieces, *distance_pieces))
+            with_variant!(variant, R => run_build::<R>(&dir, *pieces, *distance_pieces, units))
+        }
+        EgdbCommand::Units { variant, pieces, egdb_path, distance_pieces } => {
+            let variant: Variant = variant.parse()?;
+            let dir = dir_of(variant, egdb_path)?;
+            with_variant!(variant, R => run_units::<R>(&dir, *pieces, *distance_pieces))
         }
         EgdbCommand::Probe { variant, fen, egdb_path } => {
             let variant = crate::args::choose_variant(variant.as_deref(), Some(fen))?;
@@ -165,19 +194,46 @@ fn load<R: Rules>(
     Ok((egdb, refused))
 }
 
-fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<(), UserError> {
+/// The pairs of the units named (all of them when none is), in build order.
+fn chosen_pairs(pieces: u32, names: &[String]) -> Result<Vec<Vec<Slice>>, UserError> {
+    let units = build::units(pieces);
+    if names.is_empty() {
+        return Ok(units.into_iter().map(|unit| unit.pair).collect());
+    }
+    for name in names {
+        if !units.iter().any(|unit| unit.name() == *name) {
+            return Err(UserError(format!(
+                "--unit {name}: no such unit of up to {pieces} pieces (`damas egdb units \
+                 --pieces {pieces}` lists them)"
+            )));
+        }
+    }
+    Ok(units
+        .into_iter()
+        .filter(|unit| names.contains(&unit.name()))
+        .map(|unit| unit.pair)
+        .collect())
+}
+
+fn run_build<R: Rules>(
+    dir: &Path,
+    pieces: u32,
+    distance_pieces: u32,
+    units: &[String],
+) -> Result<(), UserError> {
+    let chosen = chosen_pairs(pieces, units)?;
     let (mut egdb, _) = load::<R>(dir, true)?;
     let kept = egdb.slices().count();
-    let pairs = build::pairs(pieces).len() as u64;
+    let pairs = chosen.len() as u64;
     let bar = std::cell::RefCell::new(Progress::new(pairs, "slice pairs")?);
     if kept > 0 {
         bar.borrow().println(&format!("{}: {kept} slices already built, kept", dir.display()));
     }
     let started = std::time::Instant::now();
     let mut total = Counts::default();
-    let result = build::build(
+    let result = build::build_pairs(
         &mut egdb,
-        pieces,
+        &chosen,
         distance_pieces,
         |table, report| {
             let path = file::write::<R>(dir, table, report.encoding)
@@ -201,13 +257,64 @@ fn run_build<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<
         |done, _all, name| bar.borrow_mut().update(done as u64, name, true),
     );
     bar.borrow().finish();
-    result.map_err(|e| UserError(e.to_string()))?;
+    result.map_err(|e| match e {
+        build::BuildError::Missing(_) if !units.is_empty() => {
+            UserError(format!("{e}: build the units --unit needs first (`damas egdb units`)"))
+        }
+        e => UserError(e.to_string()),
+    })?;
     eprintln!(
         "built {} positions in {:.1} s into {}",
         total.positions,
         started.elapsed().as_secs_f64(),
         dir.display()
     );
+    Ok(())
+}
+
+/// Bytes a number of the pair being solved takes (its value and open count, and the bitmaps).
+const SOLVING_BYTES: f64 = 2.25;
+
+fn run_units<R: Rules>(dir: &Path, pieces: u32, distance_pieces: u32) -> Result<(), UserError> {
+    let units = build::units(pieces);
+    let built: Vec<Slice> = if dir.is_dir() {
+        damas::egdb::files_in(dir)?.into_iter().map(|(slice, _)| slice).collect()
+    } else {
+        Vec::new()
+    };
+    let numbers = |slice: Slice| SliceIndex::new::<R>(slice).map_or(0, |index| index.size());
+    let held_bytes = |slice: Slice| {
+        let per_number = if slice.pieces() <= distance_pieces { 1.0 } else { 0.25 };
+        numbers(slice) as f64 * per_number
+    };
+    println!("# unit\tslices\tnumbers\tmemory_mib\tbuilt\tneeds");
+    for unit in &units {
+        // What its build reads: the units it needs, theirs, and so on.
+        let mut read = vec![false; units.len()];
+        let mut stack = unit.needs.clone();
+        while let Some(n) = stack.pop() {
+            if !std::mem::replace(&mut read[n], true) {
+                stack.extend(units[n].needs.iter().copied());
+            }
+        }
+        let own: u64 = unit.pair.iter().map(|&slice| numbers(slice)).sum();
+        let reads: f64 = (0..units.len())
+            .filter(|&n| read[n])
+            .flat_map(|n| units[n].pair.iter().map(|&slice| held_bytes(slice)))
+            .sum();
+        let memory = (own as f64 * SOLVING_BYTES + reads) / f64::from(1 << 20);
+        let slices: Vec<String> = unit.pair.iter().map(|slice| slice.name()).collect();
+        let needs: Vec<String> = unit.needs.iter().map(|&n| units[n].name()).collect();
+        let done = unit.pair.iter().all(|slice| built.contains(slice));
+        println!(
+            "{}\t{}\t{own}\t{:.1}\t{}\t{}",
+            unit.name(),
+            slices.join(","),
+            memory,
+            if done { "yes" } else { "no" },
+            if needs.is_empty() { "-".to_string() } else { needs.join(",") }
+        );
+    }
     Ok(())
 }
 

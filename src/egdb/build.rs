@@ -179,6 +179,70 @@ pub fn pairs(pieces: u32) -> Vec<Vec<Slice>> {
     pairs
 }
 
+/// The slices one move of `slice`'s side to move can lead into, other than `slice`'s pair
+/// (a quiet move that promotes nothing): the mover's material as it was or with a man
+/// promoted, the opponent's as it was or with any of its pieces captured. A superset of what
+/// the rules allow (a capture of many pieces may be impossible), which is all a schedule needs:
+/// each of them has fewer pieces or fewer men, so it is built before.
+pub fn successors(slice: Slice) -> Vec<Slice> {
+    let [men, opponent_men] = slice.men;
+    let [kings, opponent_kings] = slice.kings;
+    let mut movers = vec![(men, kings)];
+    if men > 0 {
+        movers.push((men - 1, kings + 1));
+    }
+    let mut out = Vec::new();
+    for &(m, k) in &movers {
+        for om in 0..=opponent_men {
+            for ok in 0..=opponent_kings {
+                let after = Slice::new([om, m], [ok, k]);
+                let same = after == slice.swapped();
+                if om + ok > 0 && !same && !out.contains(&after) {
+                    out.push(after);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A part of a build that one process can do apart from the others: a pair of slices (see
+/// [`pairs`]), and the units it reads, which must be built first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// The slice and its swap (or one slice that is its own swap).
+    pub pair: Vec<Slice>,
+    /// Positions in [`Unit::needs`] of the units its captures and promotions lead into.
+    pub needs: Vec<usize>,
+}
+
+impl Unit {
+    /// The unit's name: its first slice's (`2-1-1-0`), as `damas egdb build --unit` takes it.
+    pub fn name(&self) -> String {
+        self.pair.first().map_or_else(String::new, |slice| slice.name())
+    }
+}
+
+/// The build of every slice of up to `pieces` pieces as units, in build order (each unit's
+/// needs come before it).
+pub fn units(pieces: u32) -> Vec<Unit> {
+    let all = pairs(pieces);
+    let unit_of = |slice: Slice| all.iter().position(|pair| pair.contains(&slice));
+    all.iter()
+        .map(|pair| {
+            let mut needs: Vec<usize> = pair
+                .iter()
+                .flat_map(|&slice| successors(slice))
+                .filter(|after| !pair.contains(after))
+                .filter_map(unit_of)
+                .collect();
+            needs.sort_unstable();
+            needs.dedup();
+            Unit { pair: pair.clone(), needs }
+        })
+        .collect()
+}
+
 /// Solves every slice of at most `pieces` pieces that `egdb` lacks, adding each to it. After
 /// each pair, `keep` is called with its tables (to save them: a build that stops can resume
 /// from what was kept) and `progress` is told the pairs done and the pairs in all.
@@ -190,10 +254,24 @@ pub fn build<R: Rules>(
     egdb: &mut Egdb<R>,
     pieces: u32,
     distance_pieces: u32,
+    keep: impl FnMut(&Table, &Report) -> Result<(), String>,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<(), BuildError> {
+    build_pairs(egdb, &pairs(pieces), distance_pieces, keep, progress)
+}
+
+/// Solves the slices of `all` (pairs, in build order) that `egdb` lacks, as [`build`] does; the
+/// slices their moves lead into outside `all` must be in `egdb` ([`BuildError::Missing`]).
+///
+/// # Errors
+/// As [`build`].
+pub fn build_pairs<R: Rules>(
+    egdb: &mut Egdb<R>,
+    all: &[Vec<Slice>],
+    distance_pieces: u32,
     mut keep: impl FnMut(&Table, &Report) -> Result<(), String>,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<(), BuildError> {
-    let all = pairs(pieces);
     for (done, pair) in all.iter().enumerate() {
         let name = pair.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" / ");
         progress(done, all.len(), &name);
@@ -653,4 +731,79 @@ pub(crate) fn settled_at_once<R: Rules>(
         }
     };
     Some(Value::of_verdict(verdict, Side::White))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{English, Frisian, International, Russian, Turkish};
+
+    /// Every move of positions of up to four pieces (about 3,000 numbers a slice, spread over
+    /// it, to keep it quick) leads into its own pair or into a slice [`successors`] lists, and that slice's
+    /// unit comes first in [`units`] and is among the unit's needs.
+    fn moves_lead_into_the_needs<R: Rules>() {
+        let units = units(4);
+        let rules = position_rules::<R>();
+        let mut moves = MoveList::new();
+        let mut checked = 0u64;
+        for (u, unit) in units.iter().enumerate() {
+            assert!(unit.needs.iter().all(|&n| n < u), "{}: needs a later unit", unit.name());
+            for &slice in &unit.pair {
+                let index = SliceIndex::new::<R>(slice).expect("numbered");
+                let after_slices = successors(slice);
+                let step = usize::try_from(index.size() / 3000).unwrap_or(1).max(1);
+                for i in (0..index.size()).step_by(step) {
+                    let Some((position, streaks)) = index.entry::<R>(i) else { continue };
+                    rules.legal_moves_into(&position, &counters_of(&streaks), &mut moves);
+                    for mv in moves.iter() {
+                        let mut after = position;
+                        after.play_unhashed(mv);
+                        let turned = Slice::of(&after);
+                        if turned.men[0] + turned.kings[0] == 0 || unit.pair.contains(&turned) {
+                            continue;
+                        }
+                        assert!(after_slices.contains(&turned), "{slice} -> {turned}");
+                        let owner = units.iter().position(|o| o.pair.contains(&turned));
+                        assert!(
+                            owner.is_some_and(|o| unit.needs.contains(&o)),
+                            "{slice} -> {turned}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
+
+    #[test]
+    fn units_need_every_slice_their_moves_lead_into() {
+        moves_lead_into_the_needs::<English>();
+        moves_lead_into_the_needs::<Russian>();
+        moves_lead_into_the_needs::<Turkish>();
+    }
+
+    #[test]
+    fn units_of_ten_by_ten_rule_sets_need_their_successors() {
+        moves_lead_into_the_needs::<International>();
+        moves_lead_into_the_needs::<Frisian>();
+    }
+
+    #[test]
+    fn the_units_are_the_pairs_in_build_order() {
+        let units = units(5);
+        let pairs = pairs(5);
+        assert_eq!(units.iter().map(|u| u.pair.clone()).collect::<Vec<_>>(), pairs);
+        // The first unit, a king each, leads into nothing; a man each into a king against a
+        // man.
+        let first = &units[0];
+        assert_eq!(first.name(), "0-1-0-1");
+        assert!(first.needs.is_empty());
+        let unit_of = |slice: Slice| units.iter().position(|u| u.pair.contains(&slice));
+        let men = unit_of(Slice::new([1, 1], [0, 0])).expect("a man each");
+        let promoted = unit_of(Slice::new([1, 0], [0, 1])).expect("a man against a king");
+        assert_eq!(units[men].name(), "1-0-1-0");
+        assert!(units[men].needs.contains(&promoted));
+        assert!(units[promoted].needs.iter().all(|&n| n < promoted));
+    }
 }

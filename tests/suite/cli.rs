@@ -742,3 +742,78 @@ fn files_are_read_with_a_limit_and_devices_and_fifos_refused() {
     assert!(probe.contains("damas egdb build --variant english --pieces 2"), "{probe}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A build split into units (`egdb units`, `egdb build --unit`), run one at a time in the
+/// order listed, writes the files the whole build writes, byte for byte; a unit whose needs are
+/// not built, or a name that is no unit, is refused with status 2.
+#[test]
+fn egdb_units_built_one_by_one_make_the_whole_build() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-egdb-units-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (whole, parts) = (dir.join("whole"), dir.join("parts"));
+    let (whole, parts) = (whole.to_str().expect("utf-8"), parts.to_str().expect("utf-8"));
+    let built =
+        damas(&["egdb", "build", "--variant", "russian", "--pieces", "3", "--egdb-path", whole]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let listing = |path: &str| {
+        let out =
+            damas(&["egdb", "units", "--variant", "russian", "--pieces", "3", "--egdb-path", path]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let units: Vec<Vec<String>> = listing(parts)
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split('\t').map(String::from).collect())
+        .collect();
+    assert_eq!(units.len(), 9, "{units:?}");
+    assert!(units.iter().all(|u| u.len() == 6 && u[4] == "no"), "{units:?}");
+    // The last unit needs others: alone, it is refused and writes nothing.
+    let last = &units[units.len() - 1];
+    assert_ne!(last[5], "-");
+    let early = damas(&[
+        "egdb",
+        "build",
+        "--variant",
+        "russian",
+        "--pieces",
+        "3",
+        "--egdb-path",
+        parts,
+        "--unit",
+        &last[0],
+    ]);
+    assert_eq!(early.status.code(), Some(2), "{}", stderr(&early));
+    assert!(stderr(&early).contains("build the units --unit needs first"), "{}", stderr(&early));
+    fails_with(&["egdb", "build", "--pieces", "3", "--unit", "9-9-9-9"], "no such unit");
+    for unit in &units {
+        let one = damas(&[
+            "egdb",
+            "build",
+            "--variant",
+            "russian",
+            "--pieces",
+            "3",
+            "--egdb-path",
+            parts,
+            "--unit",
+            &unit[0],
+        ]);
+        assert!(one.status.success(), "{}: {}", unit[0], stderr(&one));
+    }
+    assert!(listing(parts).lines().skip(1).all(|line| line.split('\t').nth(4) == Some("yes")));
+    let names = |path: &str| {
+        let mut names: Vec<_> =
+            std::fs::read_dir(path).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(whole), names(parts));
+    assert_eq!(names(whole).len(), 16);
+    for name in names(whole) {
+        let a = std::fs::read(std::path::Path::new(whole).join(&name)).expect("read");
+        let b = std::fs::read(std::path::Path::new(parts).join(&name)).expect("read");
+        assert!(a == b, "{name:?} differs");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
