@@ -65,6 +65,11 @@ impl<R: Rules> Book<R> {
         self.entries.is_empty()
     }
 
+    /// Every position with its book moves, in the order they were added.
+    pub fn entries(&self) -> impl Iterator<Item = (&Position<R>, &[BookMove<R>])> {
+        self.entries.iter().map(|(position, moves)| (position, moves.as_slice()))
+    }
+
     /// The book moves of `position`, best first, if it is in the book.
     pub fn moves(&self, position: &Position<R>) -> Option<&[BookMove<R>]> {
         let &index = self.index.get(&position.hash())?;

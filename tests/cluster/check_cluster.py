@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks tools/cluster/damas_cluster.py on a local Ray cluster bound to 127.0.0.1: each job
-run as units through Ray gives what the plain damas command gives (files compared byte for
-byte, the match's report line for line), and a unit whose Ray worker is killed mid-run is
+(training data, an endgame database, a match, an opening book) run as units through Ray gives
+what the plain damas command gives (files compared byte for byte, the match's report line for
+line), and a unit whose Ray worker is killed mid-run is
 retried with the result unchanged.
 
     python3 tests/cluster/check_cluster.py [DAMAS]
@@ -117,6 +118,15 @@ def main():
         if not report or report != plain.stdout.splitlines()[1:]:
             fail(f"match: the merged report differs:\n{merged.stdout}\n---\n{plain.stdout}")
         print(f"match: 4 units merged = the plain match ({plain.stdout.splitlines()[0]})")
+
+        # A 5-ply English book, each ply in 3 units merged before the next.
+        opening = ["--variant", "english", "--depth", "6", "--lines", "2", "--margin", "10"]
+        run(driver + ["--work", str(work / "bk"), "book", "--shards", "3", "--plies", "5"]
+            + ["--out", str(work / "ray.book"), "--"] + opening, env=env)
+        run([DAMAS, "book", "build"] + opening + ["--plies", "5", "--out", str(work / "plain.book")])
+        if not filecmp.cmp(work / "ray.book", work / "plain.book", shallow=False):
+            fail("book: the merged units differ from the plain build")
+        print("book: 5 plies in 3 units each, merged = the plain build, byte for byte")
 
         # A unit's worker killed mid-run: the unit is done again, the data unchanged.
         killed = []

@@ -817,3 +817,56 @@ fn egdb_units_built_one_by_one_make_the_whole_build() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A book built ply by ply in units (`book build --ply P --shard K/N --book BEFORE`), each
+/// ply's units merged (`book merge`) before the next, is the book one `book build` writes,
+/// byte for byte; a ply whose earlier plies are not built, and books that disagree on a
+/// position, are refused with status 2.
+#[test]
+fn a_book_built_in_units_merges_into_the_whole_build() {
+    let dir = std::env::temp_dir().join(format!("damas-cli-book-units-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = |name: &str| dir.join(name).to_str().expect("utf-8").to_string();
+    let settings = ["--variant", "english", "--depth", "4", "--lines", "2", "--margin", "10"];
+    let whole = file("whole.book");
+    let built =
+        damas(&[&["book", "build", "--plies", "4", "--out", &whole], &settings[..]].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    let before = file("before.book");
+    for ply in 0..4 {
+        let mut parts = Vec::new();
+        for k in 1..=2 {
+            let part = file(&format!("part-{ply}-{k}.book"));
+            let (ply, shard) = (ply.to_string(), format!("{k}/2"));
+            let unit = [
+                "book", "build", "--plies", "4", "--ply", &ply, "--shard", &shard, "--book",
+                &before, "--out", &part,
+            ];
+            let out = damas(&[&unit[..], &settings[..]].concat());
+            assert!(out.status.success(), "{}", stderr(&out));
+            parts.push(part);
+        }
+        let mut merge = vec!["book", "merge", "--out", &before];
+        if ply > 0 {
+            merge.push(&before);
+        }
+        merge.extend(parts.iter().map(String::as_str));
+        let out = damas(&merge);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let (a, b) = (std::fs::read(&whole).expect("whole"), std::fs::read(&before).expect("merged"));
+    assert!(a == b, "{}\n---\n{}", String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+    // Ply 3 from a book of ply 0 alone: plies 1 and 2 are missing.
+    let only_start = file("part-0-1.book");
+    let early = ["book", "build", "--plies", "4", "--ply", "3", "--book", &only_start, "--out"];
+    fails_with(&[&early[..], &[file("x.book").as_str()], &settings[..]].concat(), "build ply 1");
+    // The same position with other moves in two books.
+    let text = String::from_utf8(a).expect("utf-8");
+    let changed = text.replacen(" +", " +1", 1);
+    assert_ne!(changed, text);
+    let other = file("other.book");
+    std::fs::write(&other, changed).expect("write");
+    fails_with(&["book", "merge", "--out", &file("y.book"), &whole, &other], "has other moves");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,6 +8,8 @@ Each job is a set of independent units that the damas binary knows how to do and
             captures and promotions lead into (`damas egdb units` lists them and their needs)
   match     `damas match --shard K/N --results FILE`, merged by `damas match merge` (which
             decides the SPRT over all the games, in the order one process plays them)
+  book      `damas book build --ply P --shard K/N --book BEFORE`, ply after ply, each ply's
+            units merged by `damas book merge` before the next
 
 Ray schedules the units (one core each, and for the database the memory `egdb units`
 estimates), retries a unit whose process fails or whose worker is lost, and the driver keeps
@@ -72,12 +74,19 @@ def run_damas(argv, name):
     return child.stdout
 
 
-def unit_with_output(argv, name, out_flag, *_needs):
+def unit_with_output(argv, name, out_flag, inputs=()):
     """A unit that writes one file: run in a scratch directory of the worker's machine and
-    returned as bytes, so the units need no shared file system."""
+    returned as bytes, so the units need no shared file system. `inputs` are (flag, bytes):
+    files written there first and given to damas after their flags."""
     with tempfile.TemporaryDirectory(prefix="damas-unit-") as scratch:
         out = os.path.join(scratch, "out")
-        run_damas(argv + [out_flag, out], name)
+        given = []
+        for i, (flag, data) in enumerate(inputs):
+            path = os.path.join(scratch, f"in-{i}")
+            with open(path, "wb") as f:
+                f.write(data)
+            given += [flag, path]
+        run_damas(argv + given + [out_flag, out], name)
         with open(out, "rb") as f:
             return f.read()
 
@@ -204,6 +213,55 @@ def match(args):
     sharded(args, "match", "--results", merge)
 
 
+def book(args):
+    """`damas book build` ply by ply: the positions first met at a ply in --shards units (each
+    searching its share, given the book of the plies before), merged before the next ply."""
+    damas = damas_path(args.damas)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    variant = option_value(args.rest, "--variant", option_value(args.rest, "-v", "english"))
+    merged = [work / f"book-ply-{p}.book" for p in range(args.plies)]
+    if args.dry_run:
+        for p in range(args.plies):
+            state = "done" if merged[p].exists() else "to do"
+            print(f"ply {p}\t{args.shards} units of book build --ply {p}, then a merge\t{state}")
+        return
+    started = False
+    progress = Progress(args.plies * args.shards, 0)
+    for p in range(args.plies):
+        if merged[p].exists():
+            progress.done += args.shards
+            continue
+        if not started:
+            start_ray(args)
+            started = True
+        before = merged[p - 1].read_bytes() if p > 0 else b"variant " + variant.encode() + b"\n"
+        pending = {}
+        parts = {}
+        for k in range(1, args.shards + 1):
+            name = f"ply-{p}-{k}-of-{args.shards}"
+            argv = [damas, "book", "build"] + args.rest
+            argv += ["--plies", str(args.plies), "--ply", str(p), "--shard", f"{k}/{args.shards}"]
+            task = submit(unit_with_output, args, {"num_cpus": 1}, argv, name, "--out",
+                          [("--book", before)])
+            pending[task] = name
+        wait_all(pending, progress, lambda name, data: parts.__setitem__(name, data),
+                 args.retries)
+        files = []
+        for name, data in sorted(parts.items()):
+            path = work / f"{name}.book"
+            path.write_bytes(data)
+            files.append(str(path))
+        base_file = work / f"book-ply-{p}.before"
+        base_file.write_bytes(before)
+        out = subprocess.run([damas, "book", "merge", "--variant", variant, "--out",
+                              str(merged[p]), str(base_file)] + files)
+        if out.returncode != 0:
+            sys.exit(out.returncode)
+    Path(args.out).write_bytes(merged[-1].read_bytes())
+    print(f"book: {args.plies} plies into {args.out}", file=sys.stderr)
+
+
 def egdb_units(damas, rest, egdb_path):
     listing = subprocess.run(
         [damas, "egdb", "units", "--egdb-path", egdb_path] + rest,
@@ -320,6 +378,11 @@ def main():
     m.add_argument("--shards", type=int, required=True)
     m.add_argument("--sprt", nargs="*", default=[], help="the SPRT, as damas match merge")
     m.set_defaults(run=match)
+    b = jobs.add_parser("book", help="damas book build, ply by ply in --shards units")
+    b.add_argument("--shards", type=int, required=True)
+    b.add_argument("--plies", type=int, required=True, help="as book build --plies")
+    b.add_argument("--out", required=True, help="the book")
+    b.set_defaults(run=book)
     e = jobs.add_parser("egdb", help="damas egdb build, a unit per pair of slices")
     e.add_argument("--egdb-path", required=True, help="the databases' directory (shared)")
     e.add_argument("--threads-per-unit", type=int, default=1)
@@ -334,7 +397,8 @@ def main():
     args.rest = rest
     if getattr(args, "sprt", None):
         args.sprt = ["--sprt"] + args.sprt
-    for flag in ["--shard", "--out", "--results", "--unit", "--egdb-path"]:
+    for flag in ["--shard", "--out", "--results", "--unit", "--egdb-path", "--ply", "--plies",
+                 "--book"]:
         if flag in rest:
             sys.exit(f"damas_cluster: {flag} is the driver's to set, not given after --")
     args.run(args)
