@@ -99,6 +99,18 @@ def main():
             fail("datagen: the merged units differ from the plain run")
         print("datagen: 4 units merged = the plain run, byte for byte")
 
+        # Resumed: a job started again does only the units whose output is not kept.
+        (work / "dg" / "datagen-3-of-4").unlink()
+        (work / "ray.data").unlink()
+        again = run(driver + ["--work", str(work / "dg"), "datagen", "--shards", "4"]
+                    + ["--out", str(work / "ray.data"), "--"] + data, env=env)
+        done = [line for line in again.stderr.splitlines() if line.startswith("[")]
+        if len(done) != 1 or not done[0].startswith("[4/4] 3-of-4 done"):
+            fail(f"datagen resumed: expected unit 3 alone to run, saw {done}")
+        if not filecmp.cmp(work / "ray.data", work / "plain.data", shallow=False):
+            fail("datagen resumed: the merged units differ from the plain run")
+        print("datagen resumed: only the missing unit ran again; the file still equal")
+
         # English 2-4 database: 23 units in the order of their needs.
         run(driver + ["egdb", "--egdb-path", str(work / "egdb-ray"), "--"]
             + ["--variant", "english", "--pieces", "4"], env=env)
