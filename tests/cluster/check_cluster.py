@@ -84,6 +84,9 @@ def main():
         RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0",
         RAY_AUTH_MODE="token",
     )
+    # The token the head and its clients share: made once (~/.ray/auth_token), kept after.
+    subprocess.run([RAY, "get-auth-token", "--generate"], stdout=subprocess.DEVNULL, env=env,
+                   check=True)
     head = [RAY, "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}"]
     head += ["--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"]
     run(head, env=env)
