@@ -168,7 +168,8 @@ the position / that ended the node; fh-1st: fail-highs on the first move searche
 moves searched per main-search node; lmr: moves searched reduced; lmr-re: reduced searches
 searched again; pvs-re: null-window searches searched again on the window; asp: aspiration
 re-searches; static(d) / probcut(d): nodes cut by the static cut / ProbCut cuts per try, and
-the mean depth they cut at.";
+the mean depth they cut at; exch: exchanges and crowning moves searched at quiet leaves, per
+hundred leaves (`qs-exchanges`).";
 
 fn one<R: Rules>(text: &str, settings: &Settings) -> (u64, Duration, String, Profile) {
     let Settings { depth, threads, kind, params } = *settings;

@@ -488,7 +488,15 @@ impl<R: Rules> Searcher<R> {
             self.seldepth = self.seldepth.max(ply);
             self.leaf_plies.0 += ply as u64;
             self.leaf_plies.1 += 1;
-            return self.evaluate_at(position, ply, band);
+            let eval = self.evaluate_at(position, ply, band);
+            if self.params.qs_exchanges == 0
+                || capture
+                || eval >= beta
+                || !position.kings().is_empty()
+            {
+                return eval;
+            }
+            return self.exchanges(position, &counters, eval, alpha, beta, ply, tt, control);
         }
         self.quiesce(position, &counters, alpha, beta, ply, tt, control)
     }
@@ -679,7 +687,7 @@ impl<R: Rules> Searcher<R> {
             .then_some(eval)
     }
 
-    /// Step 6, where it applies (at the nodes `params::probcut` names): a node far from the
+    /// Step 6, where it applies (at the nodes `SearchParams::probcut_nodes` names): a node far from the
     /// horizon, not a PV node, not inside another ProbCut search. The 8x8 rule sets cut only
     /// where nobody can capture: where a capture is due the shallow search counts the man a
     /// sacrifice gives and not the shot behind it. International measured the other way round.
@@ -693,7 +701,7 @@ impl<R: Rules> Searcher<R> {
         ply: usize,
         pv_node: bool,
     ) -> bool {
-        let probcut = params::probcut::<R>();
+        let probcut = self.params.probcut_nodes();
         probcut != ProbCutNodes::None
             && !pv_node
             && !self.probing
@@ -704,6 +712,7 @@ impl<R: Rules> Searcher<R> {
             && match probcut {
                 ProbCutNodes::Quiet => nobody_can_capture(position, list),
                 ProbCutNodes::Captures => list.as_slice()[0].is_capture(),
+                ProbCutNodes::All => true,
                 ProbCutNodes::None => false,
             }
     }
@@ -1086,6 +1095,60 @@ impl<R: Rules> Searcher<R> {
         best
     }
 
+    /// A quiet leaf without kings whose evaluation, `stand_pat`, is below `beta`: the moves that
+    /// offer the opponent a capture (most are exchanges, a man for a man, which the evaluation
+    /// cannot see coming) and the moves that crown, each searched by [`Searcher::leaf`] (the
+    /// capture search plays the exchange out). The best of them and `stand_pat`.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn exchanges(
+        &mut self,
+        position: &Position<R>,
+        counters: &Counters,
+        stand_pat: Value,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Value {
+        let mut best = stand_pat;
+        let mut alpha = alpha.max(stand_pat);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules.legal_moves_into(position, counters, &mut list);
+        let mut replies = std::mem::take(&mut self.lists[ply + 1]);
+        for &mv in list.as_slice() {
+            let mut child = *position;
+            child.play(&mv);
+            if !mv.promotes() && !offers_exchange(&child, &mut replies) {
+                continue;
+            }
+            count!(self, exchanges += 1);
+            self.enter(position, &child, ply);
+            let next = self.rules.after(counters, position, &mv);
+            self.path.push(position.hash());
+            let score = -self.leaf(&child, next, -beta, -alpha, ply + 1, tt, control);
+            self.path.pop();
+            if control.stop.load(Ordering::Relaxed) {
+                best = 0;
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.extend_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply + 1] = replies;
+        self.lists[ply] = list;
+        best
+    }
+
     /// Order keys, one per move in list order: captures (longest first), killers, then quiet
     /// moves by history. The table's move, searched before them, is taken out by the caller.
     fn order(&self, list: &MoveList<Bits<R>>, ply: usize, keyed: &mut Vec<(i32, usize)>) {
@@ -1124,6 +1187,21 @@ impl<R: Rules> Searcher<R> {
         let slot = &mut self.history[history_index::<R>(mv.from(), mv.to())];
         *slot += bonus - *slot * bonus.abs() / params::HISTORY_MAX;
     }
+}
+
+/// Whether `child`, just after a move, holds its side to move to captures that each take one
+/// piece and each leave the mover a capture back: a man offered for a man (`replies`: scratch
+/// space for the captures).
+fn offers_exchange<R: Rules>(child: &Position<R>, replies: &mut MoveList<Bits<R>>) -> bool {
+    if !has_capture(child) {
+        return false;
+    }
+    crate::movegen::generate(child, replies);
+    replies.as_slice().iter().all(|reply| {
+        let mut after = *child;
+        after.play(reply);
+        reply.captured().count() == 1 && has_capture(&after)
+    })
 }
 
 /// The history reward of a cutoff at `depth` plies.
@@ -1221,5 +1299,35 @@ fn score_from_tt(score: Value, ply: usize) -> Value {
         score + ply as Value
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{fen, moves};
+    use crate::rules::English;
+
+    /// The position after `played` (PDN) from `start`, and whether it offers an exchange.
+    fn offers_after(start: &str, played: &str) -> bool {
+        let position = fen::parse::<English>(start).unwrap();
+        let mut list = MoveList::new();
+        crate::movegen::generate(&position, &mut list);
+        let mv = list.as_slice().iter().find(|mv| moves::to_pdn(&position, mv) == played);
+        let mut child = position;
+        child.play(mv.unwrap_or_else(|| panic!("{played} is not legal in {start}")));
+        offers_exchange(&child, &mut MoveList::new())
+    }
+
+    #[test]
+    fn an_exchange_is_a_man_offered_with_a_capture_back() {
+        // 22-18 15x22 26x17: a man for a man (31 stops the capture at 22).
+        assert!(offers_after("W:W22,26,31:B15", "22-18"));
+        // Nothing takes back: the man is given.
+        assert!(!offers_after("W:W22,31:B15", "22-18"));
+        // 15x22x31 takes two men.
+        assert!(!offers_after("W:W22,26:B15", "22-18"));
+        // Out of reach of the black man: nothing offered.
+        assert!(!offers_after("W:W22,26,31:B15", "22-17"));
     }
 }

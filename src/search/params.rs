@@ -31,6 +31,9 @@ pub struct SearchParams {
     /// See [`SearchParams::probcut_depth`]: not in endings of this many pieces or fewer, where
     /// a quiet manoeuvre that the shallow search cannot see is often the point.
     pub probcut_min_pieces: i32,
+    /// See [`SearchParams::probcut_depth`]: the nodes where ProbCut may cut, a
+    /// [`ProbCutNodes`] as its number (0 nowhere, 1 quiet nodes, 2 capture nodes, 3 all).
+    pub probcut_nodes: i32,
     /// Late-move reductions: quiet moves off the principal variation, at nodes this many plies
     /// from the horizon or more, are searched a ply shallower from the move numbered
     /// [`SearchParams::lmr_count`] (from 0) on ...
@@ -42,10 +45,15 @@ pub struct SearchParams {
     /// The first aspiration window's half-width around the last iteration's score, in
     /// hundredths of a man (tripled at each failure).
     pub aspiration_window: i32,
+    /// Exchanges in the capture search (1) or not (0): at a quiet position below the horizon
+    /// without kings, where the evaluation does not reach beta, the moves that offer the
+    /// opponent a capture (an exchange, played out by the capture search) and the men's moves
+    /// that crown are searched too, as Scan's quiescence search does.
+    pub qs_exchanges: i32,
 }
 
 /// How many tunable numbers there are.
-const FIELD_COUNT: usize = 10;
+const FIELD_COUNT: usize = 12;
 
 impl SearchParams {
     /// The values common to every rule set ([`SearchParams::of`] changes some of them for one):
@@ -58,10 +66,12 @@ impl SearchParams {
         probcut_depth_percent: 40,
         probcut_margin: 10,
         probcut_min_pieces: 8,
+        probcut_nodes: ProbCutNodes::None as i32,
         lmr_depth: 3,
         lmr_count: 3,
         lmr_late_count: 8,
         aspiration_window: 40,
+        qs_exchanges: 0,
     };
 
     /// Rule set `R`'s defaults.
@@ -70,12 +80,40 @@ impl SearchParams {
     }
 
     /// The defaults of the rule set `variant`. Measured at 0.03 s a move (the search
-    /// table of docs/experiments.md): in English a static cut margin of 0.6 man a ply instead of 0.8 gained
-    /// +17.4 +- 15 Elo in 800 games.
+    /// table of docs/experiments.md): in English a static cut margin of 0.6 man a ply instead
+    /// of 0.8 gained +17.4 +- 15 Elo in 800 games.
+    ///
+    /// ProbCut: at quiet nodes in English (+26 Elo), Russian (+34) and Italian (+27 in 800
+    /// games); not in Brazilian (+8) and Spanish (+10), within the noise. International lost at
+    /// quiet nodes (-30), gained little with ProbCut everywhere (+22) and gains at the nodes
+    /// where a capture is due only (+67; likely because forced captures are extended a ply
+    /// each, and the cut saves long forced lines that lead nowhere). Its price: a shot that
+    /// begins with a sacrifice is seen some plies later (the Coup Philippe of the tactics
+    /// suite at depth 9 instead of 4). The other rule sets are not measured yet and keep the
+    /// search without it.
     pub const fn of_variant(variant: Variant) -> SearchParams {
+        let quiet = ProbCutNodes::Quiet as i32;
         match variant {
-            Variant::English => SearchParams { static_cut_margin: 60, ..Self::DEFAULT },
+            Variant::English => {
+                SearchParams { static_cut_margin: 60, probcut_nodes: quiet, ..Self::DEFAULT }
+            }
+            Variant::Russian | Variant::Italian => {
+                SearchParams { probcut_nodes: quiet, ..Self::DEFAULT }
+            }
+            Variant::International => {
+                SearchParams { probcut_nodes: ProbCutNodes::Captures as i32, ..Self::DEFAULT }
+            }
             _ => Self::DEFAULT,
+        }
+    }
+
+    /// Where ProbCut may cut ([`SearchParams::probcut_nodes`]).
+    pub fn probcut_nodes(&self) -> ProbCutNodes {
+        match self.probcut_nodes {
+            1 => ProbCutNodes::Quiet,
+            2 => ProbCutNodes::Captures,
+            3 => ProbCutNodes::All,
+            _ => ProbCutNodes::None,
         }
     }
 
@@ -88,10 +126,12 @@ impl SearchParams {
         ("probcut-depth-percent", 0, 90, |p| &mut p.probcut_depth_percent),
         ("probcut-margin", 0, 500, |p| &mut p.probcut_margin),
         ("probcut-min-pieces", 0, 50, |p| &mut p.probcut_min_pieces),
+        ("probcut-nodes", 0, 3, |p| &mut p.probcut_nodes),
         ("lmr-depth", 1, 40, |p| &mut p.lmr_depth),
         ("lmr-count", 1, 64, |p| &mut p.lmr_count),
         ("lmr-late-count", 1, 256, |p| &mut p.lmr_late_count),
         ("aspiration-window", 1, 1000, |p| &mut p.aspiration_window),
+        ("qs-exchanges", 0, 1, |p| &mut p.qs_exchanges),
     ];
 
     /// Every number as `NAME:VALUE`, comma-separated ([`ParamChanges::parse`] reads it back).
@@ -184,31 +224,17 @@ impl Default for SearchParams {
     }
 }
 
-/// The nodes where ProbCut may cut, per rule set.
+/// The nodes where ProbCut may cut ([`SearchParams::probcut_nodes`] holds one as its number).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ProbCutNodes {
     /// Nowhere.
-    None,
+    None = 0,
     /// Quiet nodes only: neither side can capture.
-    Quiet,
+    Quiet = 1,
     /// Only nodes where the side to move must capture.
-    Captures,
-}
-
-/// Where rule set `R` searches with ProbCut. Measured at 0.03 s a move (the search
-/// table of docs/experiments.md): at quiet nodes in English (+26 Elo), Russian (+34) and Italian (+27 in 800 games);
-/// not in Brazilian (+8) and Spanish (+10), within the noise. International lost at quiet nodes
-/// (-30), gained little with ProbCut everywhere (+22) and gains at the nodes where a capture is
-/// due only (+67; likely because forced captures are extended a ply each, and the cut saves
-/// long forced lines that lead nowhere). Its price: a shot that begins with a sacrifice is seen
-/// some plies later (the Coup Philippe of the tactics suite at depth 9 instead of 4).
-/// The other rule sets are not measured yet and keep the search without it.
-pub fn probcut<R: Rules>() -> ProbCutNodes {
-    match R::VARIANT {
-        Variant::English | Variant::Russian | Variant::Italian => ProbCutNodes::Quiet,
-        Variant::International => ProbCutNodes::Captures,
-        _ => ProbCutNodes::None,
-    }
+    Captures = 2,
+    /// Every node (Scan's form).
+    All = 3,
 }
 
 #[cfg(test)]

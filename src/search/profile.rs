@@ -57,6 +57,8 @@ pub struct Counts {
     pub aspiration_researches: u64,
     /// Forced moves extended by a ply.
     pub single_reply_extensions: u64,
+    /// Exchanges and crowning moves searched at quiet leaves (`qs-exchanges`).
+    pub exchanges: u64,
 }
 
 impl Counts {
@@ -84,6 +86,7 @@ impl Counts {
             pvs_researches,
             aspiration_researches,
             single_reply_extensions,
+            exchanges,
         } = other;
         self.interior += interior;
         self.interior_capture += interior_capture;
@@ -106,6 +109,7 @@ impl Counts {
         self.pvs_researches += pvs_researches;
         self.aspiration_researches += aspiration_researches;
         self.single_reply_extensions += single_reply_extensions;
+        self.exchanges += exchanges;
     }
 
     /// All nodes: interior, leaves and capture search.
@@ -155,7 +159,7 @@ impl Profile {
     /// The profile as a table: one line per iteration, then the totals.
     pub fn table(&self) -> String {
         let mut text = String::from(
-            "depth     nodes   ebf  main%  qs%  capt%  tt-hit  tt-cut  fh-1st  moves/node  lmr  lmr-re  pvs-re  asp  static(d)  probcut(d)\n",
+            "depth     nodes   ebf  main%  qs%  capt%  tt-hit  tt-cut  fh-1st  moves/node  lmr  lmr-re  pvs-re  asp  static(d)  probcut(d)  exch\n",
         );
         let mut previous: Option<u64> = None;
         let rows = self.by_depth.iter().enumerate().filter(|(_, c)| c.nodes() > 0);
@@ -182,7 +186,7 @@ fn mean(sum: u64, count: u64) -> f64 {
 fn row(c: &Counts, ebf: &str) -> String {
     let nodes = c.nodes();
     format!(
-        "{nodes:>9} {ebf} {:>5.1} {:>5.1} {:>5.1}  {:>5.1}%  {:>5.1}%  {:>5.1}%  {:>10.2}  {:>4.1}% {:>6.1}% {:>6.1}% {:>4}  {:>5.1}%({:>3.1}) {:>5.1}%({:>3.1})",
+        "{nodes:>9} {ebf} {:>5.1} {:>5.1} {:>5.1}  {:>5.1}%  {:>5.1}%  {:>5.1}%  {:>10.2}  {:>4.1}% {:>6.1}% {:>6.1}% {:>4}  {:>5.1}%({:>3.1}) {:>5.1}%({:>3.1}) {:>5.1}%",
         percent(c.interior, nodes),
         percent(c.quiescence, nodes),
         percent(c.interior_capture, c.interior),
@@ -198,6 +202,7 @@ fn row(c: &Counts, ebf: &str) -> String {
         mean(c.static_cut_depth, c.static_cuts),
         percent(c.probcut_cuts, c.probcut_tries),
         mean(c.probcut_cut_depth, c.probcut_cuts),
+        percent(c.exchanges, c.leaves),
     )
 }
 

@@ -617,6 +617,10 @@ fn bench_takes_search_params_and_refuses_bad_ones() {
     let changed = damas(&["bench", "4", "--search-params", "static-cut-depth:0,lmr-count:1"]);
     assert!(changed.status.success(), "{}", stderr(&changed));
     assert_ne!(bench_nodes(&changed), bench_nodes(&default), "the parameters were not used");
+    for switched in ["qs-exchanges:1", "probcut-nodes:3", "probcut-nodes:0"] {
+        let other = damas(&["bench", "4", "--search-params", switched]);
+        assert_ne!(bench_nodes(&other), bench_nodes(&default), "{switched} was not used");
+    }
     fails_with(&["bench", "4", "--search-params", "lmr-count:0"], "lmr-count");
     fails_with(&["bench", "4", "--search-params", "depth:3"], "unknown search parameter");
 }
