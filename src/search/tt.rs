@@ -212,10 +212,19 @@ impl TranspositionTable {
             let word = data.load(Ordering::Relaxed);
             if word == 0 || check.load(Ordering::Relaxed) ^ word == key {
                 victim = slot;
-                // Keep the old move when the new entry has none.
                 let mut entry = entry;
-                if entry.mv.is_none() && word != 0 {
-                    entry.mv = unpack(word).0.mv;
+                if word != 0 {
+                    let (old, _) = unpack(word);
+                    // A deeper entry of the same position stays (only its age is renewed): a
+                    // shallower search of it, ProbCut's or one that reached it nearer the
+                    // horizon by another path, knows less.
+                    if old.depth > entry.depth {
+                        return Self::write(bucket, victim, key, &old, generation);
+                    }
+                    // Keep the old move when the new entry has none.
+                    if entry.mv.is_none() {
+                        entry.mv = old.mv;
+                    }
                 }
                 return Self::write(bucket, victim, key, &entry, generation);
             }
@@ -273,6 +282,26 @@ mod tests {
         assert_eq!(table.probe(0xdead_bef0), None);
         table.clear();
         assert_eq!(table.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_shallower_search_keeps_the_deeper_entry_and_a_deeper_one_replaces_it() {
+        let table = TranspositionTable::new(1);
+        table.new_search();
+        let deep = Entry {
+            mv: Some(TtMove { index: 2, from: 9, to: 13 }),
+            score: 40,
+            depth: 9,
+            bound: Bound::Exact,
+        };
+        table.store(77, deep);
+        let shallow = Entry { mv: None, score: -5, depth: 3, bound: Bound::Upper };
+        table.store(77, shallow);
+        assert_eq!(table.probe(77), Some(deep));
+        let deeper = Entry { mv: None, score: 12, depth: 10, bound: Bound::Lower };
+        table.store(77, deeper);
+        // The new entry, with the old move where it has none.
+        assert_eq!(table.probe(77), Some(Entry { mv: deep.mv, ..deeper }));
     }
 
     #[test]
