@@ -1070,29 +1070,69 @@ impl<R: Rules> Searcher<R> {
             let mv = list.as_slice()[index];
             let mut child = *position;
             child.play(&mv);
-            self.enter(position, &child, ply);
-            let next = self.rules.after(counters, position, &mv);
-            self.path.push(position.hash());
-            let score = -self.leaf(&child, next, -beta, -alpha, ply + 1, tt, control);
-            self.path.pop();
-            if control.stop.load(Ordering::Relaxed) {
-                best = 0;
+            let score =
+                self.leaf_child(position, &child, counters, &mv, alpha, beta, ply, tt, control);
+            if self.take_score(score, mv, &mut best, &mut alpha, beta, ply, control) {
                 break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.extend_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
             }
         }
         self.lists[ply] = list;
         self.orders[ply] = order;
         best
+    }
+
+    /// `child`, `mv` played from `position` at `ply`, searched by [`Searcher::leaf`] on the
+    /// window (`alpha`, `beta`): the score from the side to move at `ply`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn leaf_child(
+        &mut self,
+        position: &Position<R>,
+        child: &Position<R>,
+        counters: &Counters,
+        mv: &MoveOf<R>,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        control: &Control,
+    ) -> Value {
+        self.enter(position, child, ply);
+        let next = self.rules.after(counters, position, mv);
+        self.path.push(position.hash());
+        let score = -self.leaf(child, next, -beta, -alpha, ply + 1, tt, control);
+        self.path.pop();
+        score
+    }
+
+    /// A capture-search node's move `mv` scored `score`: `best`, `alpha` and the line raised
+    /// where it beats them. True when the node is done: the move reached `beta`, or the search
+    /// was stopped (`best` is then 0).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn take_score(
+        &mut self,
+        score: Value,
+        mv: MoveOf<R>,
+        best: &mut Value,
+        alpha: &mut Value,
+        beta: Value,
+        ply: usize,
+        control: &Control,
+    ) -> bool {
+        if control.stop.load(Ordering::Relaxed) {
+            *best = 0;
+            return true;
+        }
+        if score > *best {
+            *best = score;
+            if score > *alpha {
+                *alpha = score;
+                self.extend_pv(ply, mv);
+                return score >= beta;
+            }
+        }
+        false
     }
 
     /// A quiet leaf without kings whose evaluation, `stand_pat`, is below `beta`: the moves that
@@ -1124,24 +1164,10 @@ impl<R: Rules> Searcher<R> {
                 continue;
             }
             count!(self, exchanges += 1);
-            self.enter(position, &child, ply);
-            let next = self.rules.after(counters, position, &mv);
-            self.path.push(position.hash());
-            let score = -self.leaf(&child, next, -beta, -alpha, ply + 1, tt, control);
-            self.path.pop();
-            if control.stop.load(Ordering::Relaxed) {
-                best = 0;
+            let score =
+                self.leaf_child(position, &child, counters, &mv, alpha, beta, ply, tt, control);
+            if self.take_score(score, mv, &mut best, &mut alpha, beta, ply, control) {
                 break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.extend_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
             }
         }
         self.lists[ply + 1] = replies;
