@@ -687,10 +687,11 @@ impl<R: Rules> Searcher<R> {
             .then_some(eval)
     }
 
-    /// Step 6, where it applies (at the nodes `SearchParams::probcut_nodes` names): a node far from the
-    /// horizon, not a PV node, not inside another ProbCut search. The 8x8 rule sets cut only
-    /// where nobody can capture: where a capture is due the shallow search counts the man a
-    /// sacrifice gives and not the shot behind it. International measured the other way round.
+    /// Step 6, where it applies (at the nodes `SearchParams::probcut_nodes` names): a node far
+    /// from the horizon, not a PV node, not inside another ProbCut search. The 8x8 rule sets
+    /// cut only where nobody can capture: where a capture is due the shallow search counts the
+    /// man a sacrifice gives and not the shot behind it. International measured the other way
+    /// round.
     #[inline(always)]
     fn probcut_applies(
         &self,
