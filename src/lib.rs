@@ -30,6 +30,7 @@ pub mod rules;
 // search through its configuration; and the bounded reading of every file and line they take.
 pub mod book;
 pub mod bounded;
+pub mod checksum;
 pub mod egdb;
 pub mod eval;
 pub mod search;

@@ -489,34 +489,7 @@ impl RowTables {
     }
 }
 
-/// The 64-bit FNV-1a hash (Fowler, Noll, Vo): feature-set identities and file checksums.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Fnv {
-    /// The hash of nothing.
-    pub fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    /// Adds `bytes`.
-    pub fn add(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    /// The hash so far.
-    pub fn value(&self) -> u64 {
-        self.0
-    }
-}
+pub use crate::checksum::Fnv;
 
 #[cfg(test)]
 mod tests {

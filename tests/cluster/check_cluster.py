@@ -134,14 +134,15 @@ def main():
             fail(f"match: the merged report differs:\n{merged.stdout}\n---\n{plain.stdout}")
         print(f"match: 4 units merged = the plain match ({plain.stdout.splitlines()[0]})")
 
-        # A 5-ply English book, each ply in 3 units merged before the next.
-        opening = ["--variant", "english", "--depth", "6", "--lines", "2", "--margin", "10"]
-        run(driver + ["--work", str(work / "bk"), "book", "--shards", "3", "--plies", "5"]
+        # A 60-position English book in rounds of 8, each round in 3 units merged before the
+        # next.
+        opening = ["--variant", "english", "--depth", "6", "--positions", "60", "--batch", "8"]
+        run(driver + ["--work", str(work / "bk"), "book", "--shards", "3"]
             + ["--out", str(work / "ray.book"), "--"] + opening, env=env)
-        run([DAMAS, "book", "build"] + opening + ["--plies", "5", "--out", str(work / "plain.book")])
+        run([DAMAS, "book", "build"] + opening + ["--out", str(work / "plain.book")])
         if not filecmp.cmp(work / "ray.book", work / "plain.book", shallow=False):
             fail("book: the merged units differ from the plain build")
-        print("book: 5 plies in 3 units each, merged = the plain build, byte for byte")
+        print("book: 60 positions in rounds of 3 units, merged = the plain build, byte for byte")
 
         # A unit's worker killed mid-run: the unit is done again, the data unchanged.
         killed = []

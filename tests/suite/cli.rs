@@ -563,40 +563,102 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
     assert!(text.contains("error: no move to take back"), "{text}");
 }
 
-/// `damas book build` grows a book by searching, resumes from its file without searching again,
-/// and `damas book probe` reads it; a damaged or foreign book is refused with exit status 2.
+/// `damas book build` grows a book by drop-out expansion and resumes from its file without
+/// searching again; the units of its rounds (`--shard`, `damas book merge`) give the whole
+/// build's file byte for byte; `damas book stats` and `show` read it; a damaged or foreign book
+/// is refused with exit status 2.
 #[test]
-fn book_build_resumes_and_probe_reads_it() {
+fn book_build_resumes_merges_and_reads() {
     let dir = std::env::temp_dir().join(format!("damas-cli-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let book = dir.join("english.book");
-    let path = book.to_str().unwrap();
-    let build = ["book", "build", "--variant", "english", "--out", path, "--plies", "3"];
-    let output = damas(&[&build[..], &["--depth", "4", "--lines", "2", "--margin", "10"]].concat());
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = std::fs::read_to_string(&book).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let build = |positions: &str, more: &[&str]| {
+        let mut args = vec!["book", "build", "--variant", "english", "--depth", "4"];
+        args.extend(["--batch", "4", "--positions", positions]);
+        args.extend(more);
+        let output = damas(&args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        output
+    };
+    let whole = file("whole.book");
+    build("8", &["--out", &whole]);
+    let text = std::fs::read_to_string(&whole).unwrap();
     let entries: Vec<&str> = text.lines().filter(|l| l.starts_with(['B', 'W'])).collect();
-    // The start, then the positions after each book move of the start, and after theirs.
-    assert!(entries.len() >= 3, "{text}");
+    assert_eq!(entries.len(), 8, "{text}");
     assert!(entries[0].starts_with("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,"), "{text}");
-    let again = damas(&[&build[..], &["--depth", "4", "--lines", "2", "--margin", "10"]].concat());
-    assert!(stderr(&again).contains("(0 searched now)"), "{}", stderr(&again));
-    assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
-    let probe = damas(&["book", "probe", "--book", path]);
-    assert!(probe.status.success(), "{}", stderr(&probe));
-    let first_moves: Vec<String> = stdout(&probe).lines().map(str::to_string).collect();
-    assert!(!first_moves.is_empty() && first_moves.len() <= 2, "{first_moves:?}");
-    assert!(first_moves.iter().all(|l| l.contains('-') && l.contains('.')), "{first_moves:?}");
-    let probe = damas(&["book", "probe", "--book", path, "--fen", "W:W21-32:B1-12"]);
-    assert_eq!(stdout(&probe).trim_end(), format!("not in the book ({} positions)", entries.len()));
-    // The built-in book answers for the start.
-    let builtin = damas(&["book", "probe"]);
+    // The start has all seven moves, each with a score.
+    assert_eq!(entries[0].split('\t').count(), 8, "{text}");
+    assert!(text.lines().next_back().is_some_and(|l| l.starts_with("checksum ")), "{text}");
+    // Resumed with nothing to add: the same file.
+    let again = build("8", &["--out", &whole]);
+    assert!(stderr(&again).contains("resuming"), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
+    // The same rounds as units, two a round, each round merged before the next (the first
+    // round expands the start alone, the next ones 4 positions each).
+    let mut before: Option<String> = None;
+    for round in 0..4 {
+        let mut parts = Vec::new();
+        for shard in ["1/2", "2/2"] {
+            let part = file(&format!("part-{round}-{}.book", &shard[..1]));
+            let mut more = vec!["--shard", shard, "--out", &part];
+            more.extend(before.iter().flat_map(|book| ["--book", book.as_str()]));
+            build("8", &more);
+            parts.push(part);
+        }
+        let merged = file(&format!("round-{round}.book"));
+        let mut merge = vec!["book", "merge", "--out", merged.as_str()];
+        merge.extend(before.as_deref());
+        merge.extend(parts.iter().map(String::as_str));
+        let output = damas(&merge);
+        assert!(output.status.success(), "{}", stderr(&output));
+        before = Some(merged);
+    }
+    let merged = std::fs::read_to_string(before.unwrap()).unwrap();
+    assert_eq!(merged, text, "the merged units differ from the whole build");
+    // Grown further from its file.
+    build("12", &["--out", &whole]);
+    let stats = damas(&["book", "stats", &whole]);
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    for line in ["rule set: english", "positions: 12", "main line: "] {
+        assert!(stdout(&stats).contains(line), "{line}: {}", stdout(&stats));
+    }
+    let show = damas(&["book", "show", &whole]);
+    assert!(show.status.success(), "{}", stderr(&show));
+    let lines: Vec<String> = stdout(&show).lines().map(str::to_string).collect();
+    assert!(lines[0].contains("book move") && lines[0].contains('.'), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains('.') && l.contains('-')).count(), 7, "{lines:?}");
+    let show = damas(&["book", "show", &whole, "--fen", "W:W21-32:B1-12"]);
+    assert_eq!(stdout(&show).trim_end(), "not in the book (12 positions)");
+    // Openings two plies deep, for matches: the moves, the score, the FEN last.
+    let suite = damas(&["book", "openings", &whole, "--plies", "2", "--balanced", "1000"]);
+    assert!(suite.status.success(), "{}", stderr(&suite));
+    let openings: Vec<String> =
+        stdout(&suite).lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect();
+    assert!(!openings.is_empty(), "{}", stdout(&suite));
+    for line in &openings {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert_eq!(fields[0].split(' ').count(), 2, "{line}");
+        assert!(fields[2].starts_with("B:W"), "{line}");
+    }
+    // The old spelling still answers; the built-in book answers for the start.
+    let probe = damas(&["book", "probe", "--book", &whole]);
+    assert!(probe.status.success() && stdout(&probe).contains("book move"), "{}", stderr(&probe));
+    let builtin = damas(&["book", "show"]);
     assert!(builtin.status.success() && !stdout(&builtin).is_empty(), "{}", stderr(&builtin));
-    std::fs::write(&book, text.replacen("\nvariant english\n", "\nvariant russian\n", 1)).unwrap();
-    fails_with(&["book", "probe", "--book", path], "the book is for russian, not english");
-    std::fs::write(&book, text.replacen('\t', "\tx", 1)).unwrap();
-    fails_with(&["book", "probe", "--book", path], "line 5");
-    fails_with(&["book", "probe", "--variant", "frisian"], "no built-in book for frisian");
+    let builtin = damas(&["book", "stats"]);
+    assert!(stdout(&builtin).contains("book: built in"), "{}", stderr(&builtin));
+    // Refused: another rule set's, a changed byte, not a book at all, no book.
+    let grown = std::fs::read_to_string(&whole).unwrap();
+    let foreign = grown.replacen("\ndamas-book 2 english\n", "\ndamas-book 2 russian\n", 1);
+    std::fs::write(&whole, foreign).unwrap();
+    fails_with(&["book", "show", &whole, "-v", "english"], "the book is for russian, not english");
+    std::fs::write(&whole, grown.replacen('\t', "\tx", 1)).unwrap();
+    fails_with(&["book", "stats", &whole], "the file is damaged");
+    fails_with(&["book", "show", &whole], "the file is damaged");
+    std::fs::write(&whole, "[Event \"a game\"]\n1. 11-15 *\n").unwrap();
+    fails_with(&["book", "stats", &whole], "not a damas book");
+    fails_with(&["book", "show", "--variant", "frisian"], "no built-in book for frisian");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -711,7 +773,7 @@ fn files_are_read_with_a_limit_and_devices_and_fifos_refused() {
     fails_with(&["analyze", "--pdn", "/dev/zero"], &format!("{device} a PDN file"));
     fails_with(&["analyze", "--file", fifo], &format!("{device} a position list"));
     fails_with(&["pdn", "check", "/dev/urandom"], &format!("{device} a PDN file"));
-    fails_with(&["book", "probe", "--book", fifo], &format!("{device} a book"));
+    fails_with(&["book", "stats", fifo], &format!("{device} a book"));
     fails_with(
         &["train", "--variant", "english", "--data", "/dev/zero", "--out", "/dev/null"],
         &format!("{device} a training data file"),
@@ -804,55 +866,37 @@ fn egdb_units_built_one_by_one_make_the_whole_build() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A book built ply by ply in units (`book build --ply P --shard K/N --book BEFORE`), each
-/// ply's units merged (`book merge`) before the next, is the book one `book build` writes,
-/// byte for byte; a ply whose earlier plies are not built, and books that disagree on a
-/// position, are refused with status 2.
+/// `damas book merge` refuses two books that give one position other moves, and merges two
+/// that give it the same moves (the first file's scores kept, then minimaxed).
 #[test]
-fn a_book_built_in_units_merges_into_the_whole_build() {
-    let dir = std::env::temp_dir().join(format!("damas-cli-book-units-{}", std::process::id()));
+fn book_merge_refuses_books_that_disagree() {
+    use damas::book::{Book, BookMove};
+    use damas::position::Position;
+    use damas::rules::English;
+    let dir = std::env::temp_dir().join(format!("damas-cli-book-merge-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let file = |name: &str| dir.join(name).to_str().expect("utf-8").to_string();
-    let settings = ["--variant", "english", "--depth", "4", "--lines", "2", "--margin", "10"];
-    let whole = file("whole.book");
-    let built =
-        damas(&[&["book", "build", "--plies", "4", "--out", &whole], &settings[..]].concat());
-    assert!(built.status.success(), "{}", stderr(&built));
-    let before = file("before.book");
-    for ply in 0..4 {
-        let mut parts = Vec::new();
-        for k in 1..=2 {
-            let part = file(&format!("part-{ply}-{k}.book"));
-            let (ply, shard) = (ply.to_string(), format!("{k}/2"));
-            let unit = [
-                "book", "build", "--plies", "4", "--ply", &ply, "--shard", &shard, "--book",
-                &before, "--out", &part,
-            ];
-            let out = damas(&[&unit[..], &settings[..]].concat());
-            assert!(out.status.success(), "{}", stderr(&out));
-            parts.push(part);
-        }
-        let mut merge = vec!["book", "merge", "--out", &before];
-        if ply > 0 {
-            merge.push(&before);
-        }
-        merge.extend(parts.iter().map(String::as_str));
-        let out = damas(&merge);
-        assert!(out.status.success(), "{}", stderr(&out));
-    }
-    let (a, b) = (std::fs::read(&whole).expect("whole"), std::fs::read(&before).expect("merged"));
-    assert!(a == b, "{}\n---\n{}", String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
-    // Ply 3 from a book of ply 0 alone: plies 1 and 2 are missing.
-    let only_start = file("part-0-1.book");
-    let early = ["book", "build", "--plies", "4", "--ply", "3", "--book", &only_start, "--out"];
-    fails_with(&[&early[..], &[file("x.book").as_str()], &settings[..]].concat(), "build ply 1");
-    // The same position with other moves in two books.
-    let text = String::from_utf8(a).expect("utf-8");
-    let changed = text.replacen(" +", " +1", 1);
-    assert_ne!(changed, text);
-    let other = file("other.book");
-    std::fs::write(&other, changed).expect("write");
-    fails_with(&["book", "merge", "--out", &file("y.book"), &whole, &other], "has other moves");
+    let book_with = |name: &str, given: &[(&str, i32)]| {
+        let start = Position::<English>::start();
+        let mut book = Book::<English>::new();
+        let parse = |text| damas::notation::moves::parse(&start, text).expect("a legal move");
+        let moves = given.iter().map(|&(text, score)| BookMove { mv: parse(text), score });
+        book.insert(start, moves.collect());
+        std::fs::write(file(name), book.write(&[])).expect("write");
+        file(name)
+    };
+    let two = book_with("two.book", &[("11-15", 4), ("9-14", 2)]);
+    let one = book_with("one.book", &[("11-15", 4)]);
+    let again = book_with("again.book", &[("11-15", 1), ("9-14", 7)]);
+    fails_with(&["book", "merge", "--out", &file("x.book"), &two, &one], "has other moves");
+    let merged = damas(&["book", "merge", "--out", &file("y.book"), &two, &again]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let show = damas(&["book", "show", &file("y.book")]);
+    assert!(
+        stdout(&show).starts_with("11-15 +0.04  book move\n9-14 +0.02  book move\n"),
+        "{}",
+        stdout(&show)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

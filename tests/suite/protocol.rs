@@ -430,12 +430,13 @@ fn hub_plays_from_the_opening_book_only_in_games() {
     let book = dir.join("intl.book");
     let broken = dir.join("broken.book");
     // 35-30 is a legal first move that the search itself does not play from the start.
-    std::fs::write(
-        &book,
-        "variant international\nW:W31-50:B1-20\t35-30 +10\t31-26 +6\t34-29 -20\n",
-    )
-    .unwrap();
-    std::fs::write(&broken, "variant international\nW:W31-50:B1-20\t35-31 +10\n").unwrap();
+    // A book's text: its header, its lines and its checksum (src/book/mod.rs).
+    let book_text = |lines: &str| {
+        let body = format!("damas-book 2 international\n{lines}");
+        format!("{body}checksum {:016x}\n", damas::checksum::Fnv::of(body.as_bytes()))
+    };
+    std::fs::write(&book, book_text("W:W31-50:B1-20\t35-30 +10\t31-26 +6\t34-29 -20\n")).unwrap();
+    std::fs::write(&broken, book_text("W:W31-50:B1-20\t35-31 +10\n")).unwrap();
     let mut engine = hub_ready();
     let think = |engine: &mut Engine, go: &str| {
         engine.send(&format!("pos pos={INTL_START}"));

@@ -8,8 +8,9 @@ Each job is a set of independent units that the damas binary knows how to do and
             captures and promotions lead into (`damas egdb units` lists them and their needs)
   match     `damas match --shard K/N --results FILE`, merged by `damas match merge` (which
             decides the SPRT over all the games, in the order one process plays them)
-  book      `damas book build --ply P --shard K/N --book BEFORE`, ply after ply, each ply's
-            units merged by `damas book merge` before the next
+  book      `damas book build --shard K/N --book BEFORE`, round after round (each round a
+            batch of positions to expand), each round's units merged by `damas book merge`
+            before the next
 
 Ray schedules the units (one core each, and for the database the memory `egdb units`
 estimates), retries a unit whose process fails or whose worker is lost, and the driver keeps
@@ -213,53 +214,77 @@ def match(args):
     sharded(args, "match", "--results", merge)
 
 
+def book_positions(damas, path):
+    """The positions of the book at `path` (`damas book stats`)."""
+    stats = subprocess.run([damas, "book", "stats", str(path)], stdout=subprocess.PIPE, text=True)
+    if stats.returncode != 0:
+        sys.exit(stats.returncode)
+    for line in stats.stdout.splitlines():
+        if line.startswith("positions: "):
+            return int(line.split()[1])
+    sys.exit(f"damas_cluster: {path}: `damas book stats` gave no positions")
+
+
 def book(args):
-    """`damas book build` ply by ply: the positions first met at a ply in --shards units (each
-    searching its share, given the book of the plies before), merged before the next ply."""
+    """`damas book build` round by round: each round's positions expanded in --shards units
+    (each given the book the round starts from), merged by `damas book merge` before the next
+    round, until the book has --positions positions or stops growing."""
     damas = damas_path(args.damas)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    variant = option_value(args.rest, "--variant", option_value(args.rest, "-v", "english"))
-    merged = [work / f"book-ply-{p}.book" for p in range(args.plies)]
+    target = int(option_value(args.rest, "--positions", "1000"))
+    batch = int(option_value(args.rest, "--batch", "16"))
+    rounds = sorted(work.glob("book-round-*.book"), key=lambda p: int(p.stem.split("-")[-1]))
+    done = len(rounds)
+
+    def rounds_left(size):
+        # The first round expands the start alone; then a batch a round.
+        return (1 if size == 0 else 0) + -(-max(0, target - max(size, 1)) // batch)
+
     if args.dry_run:
-        for p in range(args.plies):
-            state = "done" if merged[p].exists() else "to do"
-            print(f"ply {p}\t{args.shards} units of book build --ply {p}, then a merge\t{state}")
+        size = book_positions(damas, rounds[-1]) if rounds else 0
+        print(f"# {done} rounds done ({size} positions); about {rounds_left(size)} rounds of "
+              f"{args.shards} units each left ({batch} positions a round, {target} in all)")
         return
+    last = rounds[-1] if rounds else None
+    size = book_positions(damas, last) if last else 0
+    progress = Progress((done + rounds_left(size)) * args.shards, done * args.shards)
     started = False
-    progress = Progress(args.plies * args.shards, 0)
-    for p in range(args.plies):
-        if merged[p].exists():
-            progress.done += args.shards
-            continue
+    while size < target:
         if not started:
             start_ray(args)
             started = True
-        before = merged[p - 1].read_bytes() if p > 0 else b"variant " + variant.encode() + b"\n"
+        before = [("--book", last.read_bytes())] if last else []
         pending = {}
         parts = {}
         for k in range(1, args.shards + 1):
-            name = f"ply-{p}-{k}-of-{args.shards}"
-            argv = [damas, "book", "build"] + args.rest
-            argv += ["--plies", str(args.plies), "--ply", str(p), "--shard", f"{k}/{args.shards}"]
-            task = submit(unit_with_output, args, {"num_cpus": 1}, argv, name, "--out",
-                          [("--book", before)])
+            name = f"round-{done}-{k}-of-{args.shards}"
+            argv = [damas, "book", "build"] + args.rest + ["--shard", f"{k}/{args.shards}"]
+            task = submit(unit_with_output, args, {"num_cpus": 1}, argv, name, "--out", before)
             pending[task] = name
         wait_all(pending, progress, lambda name, data: parts.__setitem__(name, data),
                  args.retries)
-        files = []
+        files = [str(last)] if last else []
         for name, data in sorted(parts.items()):
-            path = work / f"{name}.book"
+            path = work / f"{name}.part"
             path.write_bytes(data)
             files.append(str(path))
-        base_file = work / f"book-ply-{p}.before"
-        base_file.write_bytes(before)
-        out = subprocess.run([damas, "book", "merge", "--variant", variant, "--out",
-                              str(merged[p]), str(base_file)] + files)
+        merged = work / f"book-round-{done}.book"
+        partial = work / f"partial-round-{done}.book"
+        out = subprocess.run([damas, "book", "merge", "--out", str(partial)] + files)
         if out.returncode != 0:
             sys.exit(out.returncode)
-    Path(args.out).write_bytes(merged[-1].read_bytes())
-    print(f"book: {args.plies} plies into {args.out}", file=sys.stderr)
+        partial.rename(merged)
+        grown = book_positions(damas, merged)
+        last, done = merged, done + 1
+        if grown == size:
+            break  # Nothing left to expand.
+        size = grown
+        progress.total = progress.done + rounds_left(size) * args.shards
+    if last is None:
+        sys.exit("damas_cluster: the book has no position (--positions 0?)")
+    Path(args.out).write_bytes(last.read_bytes())
+    print(f"book: {size} positions in {done} rounds into {args.out}", file=sys.stderr)
 
 
 def egdb_units(damas, rest, egdb_path):
@@ -378,9 +403,8 @@ def main():
     m.add_argument("--shards", type=int, required=True)
     m.add_argument("--sprt", nargs="*", default=[], help="the SPRT, as damas match merge")
     m.set_defaults(run=match)
-    b = jobs.add_parser("book", help="damas book build, ply by ply in --shards units")
+    b = jobs.add_parser("book", help="damas book build, round by round in --shards units")
     b.add_argument("--shards", type=int, required=True)
-    b.add_argument("--plies", type=int, required=True, help="as book build --plies")
     b.add_argument("--out", required=True, help="the book")
     b.set_defaults(run=book)
     e = jobs.add_parser("egdb", help="damas egdb build, a unit per pair of slices")
@@ -397,8 +421,7 @@ def main():
     args.rest = rest
     if getattr(args, "sprt", None):
         args.sprt = ["--sprt"] + args.sprt
-    for flag in ["--shard", "--out", "--results", "--unit", "--egdb-path", "--ply", "--plies",
-                 "--book"]:
+    for flag in ["--shard", "--out", "--results", "--unit", "--egdb-path", "--book"]:
         if flag in rest:
             sys.exit(f"damas_cluster: {flag} is the driver's to set, not given after --")
     args.run(args)
