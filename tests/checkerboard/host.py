@@ -268,6 +268,8 @@ def databases(lib, egdb):
 def playnow_latency(lib):
     """Sets *playnow during a long search; how long until getmove returns."""
     check(command(lib, "set gametype 21")[0] == 1, "back to English")
+    # The position below is in the English book, which would answer at once.
+    check(command(lib, "set book 0") == (1, "0"), "set book 0")
     board = draughts.Board(variant="english")
     for move in ["11-15", "23-19", "8-11", "22-17"]:
         board.push([m for m in board.legal_moves() if m.pdn_move == move][0])
@@ -300,6 +302,7 @@ def playnow_latency(lib):
         trial.push(move)
         ok = ok or same(get_board(trial), cb)
     check(ok, "the move played on playnow is legal")
+    check(command(lib, "set book 1") == (1, "1"), "set book 1")
     return latency
 
 
