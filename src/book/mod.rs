@@ -312,24 +312,11 @@ impl<R: Rules> Book<R> {
     /// start position through the book's moves, each position's moves in their order, then
     /// the positions not reached from the start, by their FEN.
     pub fn canonical_order(&self) -> Vec<usize> {
-        let mut order = Vec::with_capacity(self.len());
+        let mut order: Vec<usize> =
+            self.breadth_first(&self.children()).into_iter().map(|(index, _)| index).collect();
         let mut placed = vec![false; self.len()];
-        if let Some(start) = self.find(&Position::start()) {
-            placed[start] = true;
-            order.push(start);
-            let mut next = 0;
-            while next < order.len() {
-                let (position, book_moves) = &self.entries[order[next]];
-                next += 1;
-                for m in book_moves {
-                    let mut child = *position;
-                    child.play(&m.mv);
-                    if let Some(index) = self.find(&child).filter(|&index| !placed[index]) {
-                        placed[index] = true;
-                        order.push(index);
-                    }
-                }
-            }
+        for &index in &order {
+            placed[index] = true;
         }
         let mut rest: Vec<(String, usize)> = (0..self.len())
             .filter(|&index| !placed[index])

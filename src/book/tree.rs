@@ -16,11 +16,11 @@ use crate::game::Game;
 use crate::position::Position;
 use crate::rules::Rules;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::collections::{BinaryHeap, HashSet};
 
 impl<R: Rules> Book<R> {
     /// For each entry, for each of its moves, the entry the move leads to (None: a leaf).
-    fn children(&self) -> Vec<Vec<Option<usize>>> {
+    pub(super) fn children(&self) -> Vec<Vec<Option<usize>>> {
         self.entries
             .iter()
             .map(|(position, moves)| {
@@ -34,6 +34,28 @@ impl<R: Rules> Book<R> {
                     .collect()
             })
             .collect()
+    }
+
+    /// The positions reached from the start position through the book, breadth first (each
+    /// position's moves in their order), each once, with its ply (the shortest way there).
+    pub(super) fn breadth_first(&self, children: &[Vec<Option<usize>>]) -> Vec<(usize, usize)> {
+        let mut order = Vec::new();
+        let mut placed = vec![false; self.len()];
+        if let Some(start) = self.find(&Position::start()) {
+            placed[start] = true;
+            order.push((start, 0));
+        }
+        let mut next = 0;
+        while let Some(&(node, ply)) = order.get(next) {
+            next += 1;
+            for &child in children[node].iter().flatten() {
+                if !placed[child] {
+                    placed[child] = true;
+                    order.push((child, ply + 1));
+                }
+            }
+        }
+        order
     }
 
     /// Brings every score up to date with the positions below it: a move into a book position
@@ -170,33 +192,20 @@ impl<R: Rules> Book<R> {
         let children = self.children();
         let moves = children.iter().map(Vec::len).sum();
         let leaves = children.iter().flatten().filter(|child| child.is_none()).count();
-        // Plies from the start position, breadth first (the shortest way to each position).
+        let reached = self.breadth_first(&children);
         let mut per_ply = Vec::new();
-        let mut ply_of: HashMap<usize, usize> = HashMap::new();
-        let mut queue = VecDeque::new();
-        if let Some(start) = self.find(&Position::start()) {
-            ply_of.insert(start, 0);
-            queue.push_back(start);
-        }
-        while let Some(node) = queue.pop_front() {
-            let ply = ply_of[&node];
+        for &(_, ply) in &reached {
             if per_ply.len() <= ply {
                 per_ply.resize(ply + 1, 0);
             }
             per_ply[ply] += 1;
-            for child in children[node].iter().flatten() {
-                if !ply_of.contains_key(child) {
-                    ply_of.insert(*child, ply + 1);
-                    queue.push_back(*child);
-                }
-            }
         }
         Stats {
             positions: self.len(),
             moves,
             leaves,
             per_ply,
-            unreached: self.len() - ply_of.len(),
+            unreached: self.len() - reached.len(),
         }
     }
 }
