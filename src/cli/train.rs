@@ -111,6 +111,10 @@ pub struct TrainArgs {
     /// held-out positions is reported beside the new weights' and the classic evaluation's.
     #[arg(long)]
     pub compare: Option<PathBuf>,
+    /// Dense terms not to learn (kept at zero), by name with dashes for spaces
+    /// (`first-king,balance,king-safe,king-exposed`): to measure what a term is worth.
+    #[arg(long, value_delimiter = ',', value_name = "TERMS")]
+    pub without: Vec<String>,
 }
 
 /// Turns an error about the file `path` into the user's error naming it.
@@ -252,6 +256,21 @@ fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, Use
     Ok(samples)
 }
 
+/// Which dense terms to learn, all but those named in `without`.
+fn learned_terms(without: &[String]) -> Result<[bool; damas::eval::pattern::DENSE], UserError> {
+    let names = damas::eval::pattern::DENSE_NAMES;
+    let mut terms = [true; damas::eval::pattern::DENSE];
+    for name in without {
+        let index = names.iter().position(|known| known.replace(' ', "-") == *name);
+        let index = index.ok_or_else(|| {
+            let known: Vec<String> = names.iter().map(|n| n.replace(' ', "-")).collect();
+            UserError(format!("no dense term `{name}`; the terms: {}", known.join(", ")))
+        })?;
+        terms[index] = false;
+    }
+    Ok(terms)
+}
+
 fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
     let samples = read_data::<R>(&args.data)?;
     if samples.is_empty() {
@@ -267,6 +286,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         weight_decay: args.weight_decay,
         seed: args.seed,
         start_material: (classic.man, classic.king),
+        terms: learned_terms(&args.without)?,
     };
     let compare = match &args.compare {
         Some(path) => {

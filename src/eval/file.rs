@@ -13,6 +13,9 @@
 //! | 4 | dense terms `d` |
 //! | `r` × 6561 × 4 | per region, per pattern: opening weight (i16), endgame weight (i16) |
 //! | `d` × 8 | per dense term: opening weight (i32), endgame weight (i32) |
+//!
+//! A file with fewer dense terms than this build has (3, the first files' man, king and tempo)
+//! reads with the others at zero, which evaluates as the build that wrote it did.
 //! | 8 | checksum: 64-bit FNV-1a of every byte before it |
 //!
 //! Weights are hundredths of a man. A file that is cut short, has a flipped byte (the checksum),
@@ -21,7 +24,7 @@
 //! Depends on `pattern` and the rule-set names; reads and writes bytes only (the callers do the
 //! file I/O).
 
-use super::pattern::{DENSE, Fnv, PATTERNS, PatternWeights};
+use super::pattern::{DENSE, FIRST_DENSE, Fnv, PATTERNS, PatternWeights};
 use crate::rules::Variant;
 
 /// The first bytes of a weight file.
@@ -40,12 +43,12 @@ pub fn write(weights: &PatternWeights) -> Vec<u8> {
     out.extend_from_slice(&weights.feature_set.to_le_bytes());
     out.extend_from_slice(&(weights.regions as u32).to_le_bytes());
     out.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
-    out.extend_from_slice(&(DENSE as u32).to_le_bytes());
+    out.extend_from_slice(&(weights.dense_terms as u32).to_le_bytes());
     for pair in &weights.table {
         out.extend_from_slice(&pair[0].to_le_bytes());
         out.extend_from_slice(&pair[1].to_le_bytes());
     }
-    for pair in &weights.dense {
+    for pair in &weights.dense[..weights.dense_terms] {
         out.extend_from_slice(&pair[0].to_le_bytes());
         out.extend_from_slice(&pair[1].to_le_bytes());
     }
@@ -85,10 +88,14 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
     let regions = reader.u32()? as usize;
     let patterns = reader.u32()? as usize;
     let dense = reader.u32()? as usize;
-    if patterns != PATTERNS || dense != DENSE || regions > super::pattern::MAX_REGIONS {
+    if patterns != PATTERNS
+        || !(FIRST_DENSE..=DENSE).contains(&dense)
+        || regions > super::pattern::MAX_REGIONS
+    {
         return Err(format!(
             "the weight file has {regions} regions of {patterns} patterns and {dense} other \
-             terms; this build reads up to {} regions of {PATTERNS} and {DENSE}",
+             terms; this build reads up to {} regions of {PATTERNS} and {FIRST_DENSE} to \
+             {DENSE}",
             super::pattern::MAX_REGIONS
         ));
     }
@@ -100,13 +107,20 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
             .push([i16::from_le_bytes([pair[0], pair[1]]), i16::from_le_bytes([pair[2], pair[3]])]);
     }
     let mut dense_weights = [[0; 2]; DENSE];
-    for pair in &mut dense_weights {
+    for pair in &mut dense_weights[..dense] {
         *pair = [reader.u32()? as i32, reader.u32()? as i32];
     }
     if reader.at != body.len() {
         return Err("the weight file has bytes past its weights".into());
     }
-    Ok(PatternWeights { variant, feature_set, regions, table, dense: dense_weights })
+    Ok(PatternWeights {
+        variant,
+        feature_set,
+        regions,
+        table,
+        dense: dense_weights,
+        dense_terms: dense,
+    })
 }
 
 struct Reader<'a> {
@@ -140,6 +154,7 @@ mod tests {
             *pair = [(index % 201) as i16 - 100, -((index % 77) as i16)];
         }
         weights.dense[2] = [3, -4];
+        weights.dense[5] = [6, 8];
         weights
     }
 
@@ -148,6 +163,25 @@ mod tests {
         let weights = sample();
         let bytes = write(&weights);
         assert_eq!(read(&bytes).unwrap(), weights);
+    }
+
+    /// A file of the first format's three dense terms reads with the others at zero.
+    #[test]
+    fn a_file_with_the_first_three_terms_reads_with_the_others_at_zero() {
+        let weights = sample();
+        let mut bytes = write(&weights);
+        bytes.truncate(bytes.len() - 8);
+        let dense_at = bytes.len() - DENSE * 8;
+        bytes.truncate(dense_at + FIRST_DENSE * 8);
+        let count_at = dense_at - weights.table.len() * 4 - 4;
+        bytes[count_at..count_at + 4].copy_from_slice(&(FIRST_DENSE as u32).to_le_bytes());
+        let mut hash = Fnv::new();
+        hash.add(&bytes);
+        bytes.extend_from_slice(&hash.value().to_le_bytes());
+        let mut expected = weights.clone();
+        expected.dense[FIRST_DENSE..].iter_mut().for_each(|pair| *pair = [0, 0]);
+        expected.dense_terms = FIRST_DENSE;
+        assert_eq!(read(&bytes).unwrap(), expected);
     }
 
     #[test]

@@ -15,9 +15,15 @@
 //! squares shares one.
 //!
 //! **Terms besides the patterns:** men and kings of each side (material), and a tempo bonus
-//! for the side to move. Every weight has an opening and an endgame value; the score is
+//! for the side to move; since International's generation 4 also four of Scan 2.0's terms (a
+//! first king, the left-right balance of the men, the kings' safe and exposed squares, see
+//! [`DENSE`]). Every weight has an opening and an endgame value; the score is
 //! `(opening * pieces + endgame * (start pieces - pieces)) / start pieces`, so the blend moves
-//! from the opening set to the endgame set as pieces come off.
+//! from the opening set to the endgame set as pieces come off. With those weights, in rule sets
+//! with flying kings, the score of a side ahead is then divided where the material is drawish
+//! ([`drawish_divisors`], as Scan does); the trainer learns through the same division. Weights
+//! of the first three terms (the other rule sets' today) are evaluated as before, and do not
+//! pay for the new terms.
 //!
 //! **Scale:** weights are whole hundredths of a man, as the classic evaluation's, so the
 //! search's margins keep their meaning. Trainers (`crate::train`) read the same features
@@ -60,11 +66,18 @@ pub const PATTERNS: usize = 6561;
 pub const MAX_REGIONS: usize = 25;
 /// Most regions a square is in.
 const MAX_SHARING: usize = 4;
-/// The terms beside the patterns: men, kings (White's count minus Black's) and tempo (+1 with
-/// White to move, -1 with Black).
-pub const DENSE: usize = 3;
+/// The terms beside the patterns, each White's minus Black's: men, kings, tempo (+1 with White
+/// to move, -1 with Black), a first king (1 for a side with any king: the first king of a
+/// flying-king game is worth more than the next ones), balance (the lopsidedness of the other
+/// side's men minus one's own, see [`Layout::skew`]), and the kings' safe and exposed quiet
+/// squares ([`crate::movegen::king_reach`]). The last four are Scan 2.0's (its `eval.cpp`).
+pub const DENSE: usize = 7;
+/// The terms of the first weight files (man, king, tempo): a file with only these reads with
+/// the others at zero, and evaluates as it did.
+pub const FIRST_DENSE: usize = 3;
 /// Names of the dense terms, for reports.
-pub const DENSE_NAMES: [&str; DENSE] = ["man", "king", "tempo"];
+pub const DENSE_NAMES: [&str; DENSE] =
+    ["man", "king", "tempo", "first king", "balance", "king safe", "king exposed"];
 
 /// The regions of a board and, per bit, the places a man there adds to.
 #[derive(Debug)]
@@ -76,6 +89,9 @@ pub struct Layout<R: Rules> {
     places: Vec<[(u8, u16); MAX_SHARING]>,
     /// Pieces at the start of a game.
     start_pieces: u32,
+    /// Per bit of a column number, the squares whose column has it: Σ column x men is four
+    /// population counts ([`Layout::skew`]).
+    column_bits: [Bits<R>; 4],
     /// The same sums a board row at a time, where the board allows (see [`RowTables`]).
     rows: Option<RowTables>,
     rules: PhantomData<R>,
@@ -111,15 +127,38 @@ const PADDED: usize = 32;
 pub type Patterns = [u16; MAX_REGIONS + 1];
 
 /// What the evaluation reads of a position: the pattern of every region, the dense terms
-/// (White's view) and the number of pieces on the board.
+/// (White's view), the number of pieces on the board and how drawish the material is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// The pattern index of each region.
     pub patterns: Patterns,
     /// The dense terms, White's count minus Black's.
-    pub dense: [i8; DENSE],
+    pub dense: [i16; DENSE],
     /// Pieces on the board.
     pub pieces: u8,
+    /// What a score is divided by where it favours White, and where it favours Black
+    /// ([`drawish_divisors`]).
+    pub divisors: [u8; 2],
+}
+
+/// Scan 2.0's scaling of drawish material, for flying-king rule sets: a side ahead against a
+/// king sees its score divided by 8 with three pieces or fewer (a flying king holds off three),
+/// and by 2 where the kings are equal and the men within one. Returns the divisors of a score
+/// that favours White and of one that favours Black; 1 where nothing is drawish.
+#[inline(always)]
+pub fn drawish_divisors(white: (u32, u32), black: (u32, u32)) -> [u8; 2] {
+    let divisor = |(men, kings): (u32, u32), (their_men, their_kings): (u32, u32)| {
+        if their_kings == 0 {
+            1
+        } else if men + kings <= 3 {
+            8
+        } else if kings == their_kings && men.abs_diff(their_men) <= 1 {
+            2
+        } else {
+            1
+        }
+    };
+    [divisor(white, black), divisor(black, white)]
 }
 
 impl<R: Rules> Default for Layout<R> {
@@ -165,7 +204,16 @@ impl<R: Rules> Layout<R> {
         }
         let start_pieces = Position::<R>::start().occupied().count();
         let rows = RowTables::new::<R>(&regions, &places, spare);
-        Layout { regions, places, start_pieces, rows, rules: PhantomData }
+        let mut column_bits = [Bits::<R>::EMPTY; 4];
+        for square in 0..R::Geo::SQUARES {
+            let column = R::Geo::coords(square).1;
+            for (bit, set) in column_bits.iter_mut().enumerate() {
+                if column & (1 << bit) != 0 {
+                    *set |= Bits::<R>::single(R::Geo::bit(square));
+                }
+            }
+        }
+        Layout { regions, places, start_pieces, column_bits, rows, rules: PhantomData }
     }
 
     /// Number of regions.
@@ -263,30 +311,67 @@ impl<R: Rules> Layout<R> {
     #[inline(always)]
     pub fn features(&self, position: &Position<R>) -> Features {
         let (white_men, black_men) = Self::men(position);
-        self.features_with(position, self.patterns(white_men, black_men))
+        self.features_with(position, self.patterns(white_men, black_men), DENSE)
     }
 
-    /// Everything the evaluation reads of `position`, whose pattern indices are `patterns`.
+    /// Everything the evaluation reads of `position`, whose pattern indices are `patterns`,
+    /// of the first `terms` dense terms (the others and the drawish divisors are left at zero
+    /// and one: weights of [`FIRST_DENSE`] terms do not pay for what they do not use, measured
+    /// at 7% of `damas bench`'s time).
     #[inline(always)]
-    pub fn features_with(&self, position: &Position<R>, patterns: Patterns) -> Features {
+    pub fn features_with(
+        &self,
+        position: &Position<R>,
+        patterns: Patterns,
+        terms: usize,
+    ) -> Features {
         let kings = position.kings();
         let white = position.pieces(Side::White);
         let black = position.pieces(Side::Black);
-        let men = (white & !kings).count() as i32 - (black & !kings).count() as i32;
-        let king_count = (white & kings).count() as i32 - (black & kings).count() as i32;
+        let (white_men, black_men) = (white & !kings, black & !kings);
+        let counts = |men: Bits<R>, all: Bits<R>| (men.count(), (all & kings).count());
+        let (white_counts, black_counts) = (counts(white_men, white), counts(black_men, black));
+        let men = white_counts.0 as i16 - black_counts.0 as i16;
+        let king_count = white_counts.1 as i16 - black_counts.1 as i16;
         let tempo = if position.side_to_move() == Side::White { 1 } else { -1 };
-        Features {
-            patterns,
-            dense: [men as i8, king_count as i8, tempo],
-            pieces: (white | black).count() as u8,
+        let pieces = (white | black).count() as u8;
+        if terms <= FIRST_DENSE {
+            let dense = [men, king_count, tempo, 0, 0, 0, 0];
+            return Features { patterns, dense, pieces, divisors: [1, 1] };
         }
+        let first_king = i16::from(white_counts.1 > 0) - i16::from(black_counts.1 > 0);
+        let balance = self.skew(black_men).abs() - self.skew(white_men).abs();
+        let (mut safe, mut exposed) = (0, 0);
+        if kings.any() {
+            let (white_safe, white_exposed) = crate::movegen::king_reach(position, Side::White);
+            let (black_safe, black_exposed) = crate::movegen::king_reach(position, Side::Black);
+            safe = white_safe as i16 - black_safe as i16;
+            exposed = white_exposed as i16 - black_exposed as i16;
+        }
+        let divisors = if R::FLYING_KINGS && kings.any() {
+            drawish_divisors(white_counts, black_counts)
+        } else {
+            [1, 1]
+        };
+        let dense = [men, king_count, tempo, first_king, balance, safe, exposed];
+        Features { patterns, dense, pieces, divisors }
+    }
+
+    /// How lopsided `men` are: the sum over them of `2 x column - (columns - 1)`, negative
+    /// where they lean to the left. Σ column is four population counts (one per bit of the
+    /// column number).
+    #[inline(always)]
+    pub fn skew(&self, men: Bits<R>) -> i16 {
+        let columns: u32 =
+            self.column_bits.iter().enumerate().map(|(bit, set)| (men & *set).count() << bit).sum();
+        (2 * columns) as i16 - (men.count() * (R::Geo::COLUMNS - 1)) as i16
     }
 
     /// An identity of the feature set, written into weight files so that weights made for
     /// another layout are refused: a hash of the regions' squares and the dense terms.
     pub fn feature_set(&self) -> u32 {
         let mut hash = Fnv::new();
-        hash.add(&[REGION_SQUARES as u8, DENSE as u8]);
+        hash.add(&[REGION_SQUARES as u8, FIRST_DENSE as u8]);
         for region in &self.regions {
             for square in region {
                 hash.add(&square.to_le_bytes());
@@ -309,6 +394,17 @@ pub struct PatternWeights {
     pub table: Vec<[i16; 2]>,
     /// The dense terms' opening and endgame weights.
     pub dense: [[i32; 2]; DENSE],
+    /// The dense terms the weights were made with: [`FIRST_DENSE`] for the first files, which
+    /// know nothing of the others nor of the drawish-material scaling, [`DENSE`] since.
+    pub dense_terms: usize,
+}
+
+impl PatternWeights {
+    /// True where the score is scaled down for drawish material ([`drawish_divisors`]): weights
+    /// trained with the scaling; the first ones were not, and evaluate as they were trained.
+    pub fn scales_drawish(&self) -> bool {
+        self.dense_terms > FIRST_DENSE
+    }
 }
 
 impl PatternWeights {
@@ -320,7 +416,8 @@ impl PatternWeights {
             feature_set: layout.feature_set(),
             regions: layout.regions(),
             table: vec![[0, 0]; layout.regions() * PATTERNS],
-            dense: [[man, man], [king, king], [0, 0]],
+            dense: [[man, man], [king, king], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
+            dense_terms: DENSE,
         }
     }
 }
@@ -407,7 +504,7 @@ impl<R: Rules> Pattern<R> {
     /// the search's moves by [`Layout::update`]), for the side to move.
     #[inline]
     pub fn evaluate_with(&self, position: &Position<R>, patterns: &Patterns) -> i32 {
-        let features = self.layout.features_with(position, *patterns);
+        let features = self.layout.features_with(position, *patterns, self.weights.dense_terms);
         let white = self.score_white(&features);
         if position.side_to_move() == Side::White { white } else { -white }
     }
@@ -429,7 +526,12 @@ impl<R: Rules> Pattern<R> {
         }
         let start = self.layout.start_pieces as i32;
         let pieces = (features.pieces as i32).min(start);
-        (opening * pieces + endgame * (start - pieces)) / start
+        let blend = (opening * pieces + endgame * (start - pieces)) / start;
+        if weights.scales_drawish() {
+            blend / i32::from(features.divisors[usize::from(blend < 0)])
+        } else {
+            blend
+        }
     }
 }
 
@@ -598,14 +700,82 @@ mod tests {
         let men = count(Side::White, false) - count(Side::Black, false);
         let kings = count(Side::White, true) - count(Side::Black, true);
         let tempo = if position.side_to_move() == Side::White { 1 } else { -1 };
-        for (term, value) in [men, kings, tempo].into_iter().enumerate() {
+        let first_king =
+            i32::from(count(Side::White, true) > 0) - i32::from(count(Side::Black, true) > 0);
+        let skew = |side: Side| -> i32 {
+            (0..R::Geo::SQUARES)
+                .filter(|&square| {
+                    position.piece_at(R::Geo::bit(square))
+                        == Some((side, crate::board::types::Piece::Man))
+                })
+                .map(|square| 2 * R::Geo::coords(square).1 as i32 - (R::Geo::COLUMNS as i32 - 1))
+                .sum()
+        };
+        let balance = skew(Side::Black).abs() - skew(Side::White).abs();
+        let (safe, exposed) = reference_king_reach(position);
+        let values = [men, kings, tempo, first_king, balance, safe, exposed];
+        for (term, value) in values.into_iter().enumerate() {
             opening += weights.dense[term][0] * value;
             endgame += weights.dense[term][1] * value;
         }
         let start = pattern.layout().start_pieces() as i32;
         let pieces = position.occupied().count() as i32;
-        let white = (opening * pieces + endgame * (start - pieces)) / start;
+        let mut white = (opening * pieces + endgame * (start - pieces)) / start;
+        if R::FLYING_KINGS && weights.scales_drawish() {
+            let counts = |side| (count(side, false) as u32, count(side, true) as u32);
+            let divisors = drawish_divisors(counts(Side::White), counts(Side::Black));
+            white /= i32::from(divisors[usize::from(white < 0)]);
+        }
         if position.side_to_move() == Side::White { white } else { -white }
+    }
+
+    /// The kings' safe and exposed quiet squares, White's minus Black's, a square at a time:
+    /// each king walks each direction over empty squares (one step where kings do not fly),
+    /// and a square it reaches is exposed where an enemy man beside it, capturing that way,
+    /// has an empty square to land on behind it.
+    fn reference_king_reach<R: Rules>(position: &Position<R>) -> (i32, i32) {
+        use crate::board::geometry::{opposite, step};
+        let one = |bit: u32, dir: usize| -> Option<u32> {
+            let next = step::<R::Geo>(Bits::<R>::single(bit), dir);
+            next.any().then(|| next.lowest())
+        };
+        let empty = |bit: u32| position.piece_at(bit).is_none();
+        let (mut safe, mut exposed) = (0, 0);
+        for side in [Side::White, Side::Black] {
+            let sign = if side == Side::White { 1 } else { -1 };
+            let enemy = if side == Side::White { Side::Black } else { Side::White };
+            let captures_towards =
+                |dir: usize| crate::movegen::man_capture_directions::<R>(enemy)[dir];
+            for square in 0..R::Geo::SQUARES {
+                let bit = R::Geo::bit(square);
+                if position.piece_at(bit) != Some((side, crate::board::types::Piece::King)) {
+                    continue;
+                }
+                for dir in 0..4 {
+                    let mut at = bit;
+                    while let Some(next) = one(at, dir).filter(|&next| empty(next)) {
+                        let open = (0..4).any(|d| {
+                            let man = one(next, d).is_some_and(|m| {
+                                position.piece_at(m)
+                                    == Some((enemy, crate::board::types::Piece::Man))
+                            });
+                            let behind = one(next, opposite(d)).is_some_and(empty);
+                            man && behind && captures_towards(opposite(d))
+                        });
+                        if open {
+                            exposed += sign
+                        } else {
+                            safe += sign
+                        }
+                        if !R::FLYING_KINGS {
+                            break;
+                        }
+                        at = next;
+                    }
+                }
+            }
+        }
+        (safe, exposed)
     }
 
     fn random_weights<R: Rules>(seed: u64) -> Pattern<R> {
@@ -616,6 +786,10 @@ mod tests {
             *pair = [(state >> 40) as i16 % 50, (state >> 20) as i16 % 50];
         }
         weights.dense[2] = [4, 9];
+        weights.dense[3] = [40, 90];
+        weights.dense[4] = [-3, 2];
+        weights.dense[5] = [5, 11];
+        weights.dense[6] = [-7, -13];
         Pattern::new(weights).unwrap()
     }
 
@@ -684,6 +858,43 @@ mod tests {
             assert!(promotions > 0 || R::VARIANT == Variant::Breakthrough, "{}", R::VARIANT.name());
         }
         for &variant in crate::rules::Variant::ALL {
+            crate::with_variant!(variant, R => check::<R>());
+        }
+    }
+
+    /// Scan's drawish material: the divisors by side, and none without an enemy king.
+    #[test]
+    fn drawish_material_divides_the_side_ahead() {
+        // (men, kings) of White, of Black -> divisors of a White score, of a Black score.
+        // Three pieces against a king, either side: by 8.
+        assert_eq!(drawish_divisors((2, 1), (0, 1)), [8, 8]);
+        // Four against one king, men three apart: White's score stands, Black's by 8.
+        assert_eq!(drawish_divisors((3, 1), (0, 1)), [1, 8]);
+        // Equal kings and men one apart: by 2 (Black, with three pieces, by 8).
+        assert_eq!(drawish_divisors((3, 1), (2, 1)), [2, 8]);
+        assert_eq!(drawish_divisors((4, 1), (3, 1)), [2, 2]);
+        assert_eq!(drawish_divisors((3, 1), (1, 1)), [1, 8]);
+        assert_eq!(drawish_divisors((5, 0), (0, 1)), [1, 1]);
+        assert_eq!(drawish_divisors((0, 3), (2, 0)), [1, 8]);
+        assert_eq!(drawish_divisors((6, 0), (5, 0)), [1, 1]);
+    }
+
+    /// The skew by population counts equals the sum man by man, on the start positions.
+    #[test]
+    fn the_start_positions_are_balanced() {
+        fn check<R: Rules>() {
+            let layout = Layout::<R>::new();
+            let (white, black) = Layout::men(&Position::<R>::start());
+            // Every start position of these boards is left-right symmetric up to a shift of
+            // one column per row, so its skew is small; and a lone man on the left edge
+            // leans all the way left.
+            assert!(layout.skew(white).abs() <= R::Geo::ROWS as i16, "{}", R::VARIANT.name());
+            assert!(layout.skew(black).abs() <= R::Geo::ROWS as i16, "{}", R::VARIANT.name());
+            let left = (0..R::Geo::SQUARES).find(|&s| R::Geo::coords(s).1 == 0).unwrap();
+            let one = Bits::<R>::single(R::Geo::bit(left));
+            assert_eq!(layout.skew(one), -(R::Geo::COLUMNS as i16 - 1));
+        }
+        for &variant in Variant::ALL {
             crate::with_variant!(variant, R => check::<R>());
         }
     }

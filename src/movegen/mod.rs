@@ -23,6 +23,61 @@ use crate::position::{Bits, MoveOf, Position};
 use crate::rules::{CapturePrecedence, PromotionInCapture, Rules};
 use capture::{CaptureSearch, kings_can_capture, man_capture_dirs, man_move_dirs, men_targets};
 
+/// The directions in which a man of `side` captures.
+pub fn man_capture_directions<R: Rules>(side: Side) -> [bool; MAX_DIRECTIONS] {
+    match side {
+        Side::White => man_capture_dirs::<R, true>(),
+        Side::Black => man_capture_dirs::<R, false>(),
+    }
+}
+
+/// What the kings of one side reach with a quiet move, counted king by king: the squares where
+/// no man of the other side could take the king at once, and the others (an enemy man beside
+/// the square with an empty square behind it, in a direction that man captures in). The
+/// evaluation weighs the two (Scan 2.0's king mobility); a king's own square is taken as
+/// occupied, and enemy kings are not looked at, which keeps it a few shifts per king.
+#[inline]
+pub fn king_reach<R: Rules>(position: &Position<R>, side: Side) -> (u32, u32) {
+    match side {
+        Side::White => king_reach_for::<R, true>(position),
+        Side::Black => king_reach_for::<R, false>(position),
+    }
+}
+
+#[inline(always)]
+fn king_reach_for<R: Rules, const WHITE: bool>(position: &Position<R>) -> (u32, u32) {
+    let sides = Sides::<R>::of::<WHITE>(position);
+    if sides.kings.is_empty() {
+        return (0, 0);
+    }
+    let their_men = sides.them & !sides.their_kings;
+    // An enemy man on the square one step along `dir` jumps against `dir`, over the square,
+    // onto the square one step back: it needs that capture direction and that square empty.
+    let their_dirs =
+        if WHITE { man_capture_dirs::<R, false>() } else { man_capture_dirs::<R, true>() };
+    let mut exposed = Bits::<R>::EMPTY;
+    crate::unroll_dirs!(4, |dir| {
+        if their_dirs[opposite(dir)] {
+            exposed |= step::<R::Geo>(their_men, opposite(dir)) & step::<R::Geo>(sides.empty, dir);
+        }
+    });
+    let (mut safe, mut unsafe_) = (0, 0);
+    for from in sides.kings.iter() {
+        let piece = Bits::<R>::single(from);
+        let mut reached = Bits::<R>::EMPTY;
+        crate::unroll_dirs!(4, |dir| {
+            reached |= if R::FLYING_KINGS {
+                slide::<R::Geo>(piece, dir, sides.empty)
+            } else {
+                step_within::<R::Geo>(piece, dir, sides.empty)
+            };
+        });
+        safe += (reached & !exposed).count();
+        unsafe_ += (reached & exposed).count();
+    }
+    (safe, unsafe_)
+}
+
 /// Fills `list` (after clearing it) with the legal moves of `position`.
 pub fn generate<R: Rules>(position: &Position<R>, list: &mut MoveList<Bits<R>>) {
     generate_with(position, list, true);

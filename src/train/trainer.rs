@@ -10,7 +10,9 @@
 //!
 //! **Model.** The evaluation of [`crate::eval::pattern`] with real-valued weights: the
 //! prediction is `σ(eval / K)`, so the trained weights come out in hundredths of a man on the
-//! search's own scale. The loss is the cross-entropy with the target; every position is also
+//! search's own scale, divided for drawish material where the weights' evaluation divides
+//! (`PatternWeights::scales_drawish`), so the division is learned through. The loss is the
+//! cross-entropy with the target; every position is also
 //! learned colour-flipped (board turned, colours swapped, target mirrored), which doubles the
 //! data and keeps the weights symmetric.
 //!
@@ -49,6 +51,9 @@ pub struct Settings {
     pub seed: u64,
     /// Material values to start from (man, king), hundredths of a man.
     pub start_material: (i32, i32),
+    /// The dense terms learned (in the order of [`crate::eval::pattern::DENSE_NAMES`]); the others keep weight zero, for
+    /// measuring what a term is worth.
+    pub terms: [bool; DENSE],
 }
 
 impl Default for Settings {
@@ -62,6 +67,7 @@ impl Default for Settings {
             weight_decay: 0.002,
             seed: 1,
             start_material: (100, 150),
+            terms: [true; DENSE],
         }
     }
 }
@@ -86,7 +92,9 @@ pub struct EpochReport {
 /// The data, as features and targets, from White's side.
 struct Items {
     patterns: Vec<u16>,
-    dense: Vec<[i8; DENSE]>,
+    dense: Vec<[i16; DENSE]>,
+    /// What the evaluation divides a score favouring White, and Black, by (drawish material).
+    divisors: Vec<[u8; 2]>,
     /// The opening share of the blend: pieces / start pieces.
     phase: Vec<f32>,
     target: Vec<f32>,
@@ -138,11 +146,18 @@ pub fn fit_scale<R: Rules>(samples: &[Sample<R>]) -> f64 {
     (low + high) / 2.0
 }
 
-fn items<R: Rules>(layout: &Layout<R>, samples: &[&Sample<R>], scale: f64, lambda: f64) -> Items {
+fn items<R: Rules>(
+    layout: &Layout<R>,
+    samples: &[&Sample<R>],
+    scale: f64,
+    settings: &Settings,
+) -> Items {
+    let lambda = settings.lambda;
     let regions = layout.regions();
     let mut out = Items {
         patterns: Vec::with_capacity(samples.len() * 2 * regions),
         dense: Vec::with_capacity(samples.len() * 2),
+        divisors: Vec::with_capacity(samples.len() * 2),
         phase: Vec::with_capacity(samples.len() * 2),
         target: Vec::with_capacity(samples.len() * 2),
         classic: Vec::with_capacity(samples.len() * 2),
@@ -158,7 +173,12 @@ fn items<R: Rules>(layout: &Layout<R>, samples: &[&Sample<R>], scale: f64, lambd
         {
             let features = layout.features(&position);
             out.patterns.extend_from_slice(&features.patterns[..regions]);
-            out.dense.push(features.dense);
+            let mut dense = features.dense;
+            for (value, &learned) in dense.iter_mut().zip(&settings.terms) {
+                *value = if learned { *value } else { 0 };
+            }
+            out.dense.push(dense);
+            out.divisors.push(features.divisors);
             out.phase.push((f64::from(features.pieces) / start).min(1.0) as f32);
             out.target.push(if flip { 1.0 - target } else { target } as f32);
             let hand = f64::from(classic.evaluate(&position));
@@ -174,6 +194,9 @@ fn items<R: Rules>(layout: &Layout<R>, samples: &[&Sample<R>], scale: f64, lambd
 struct Model {
     regions: usize,
     values: Vec<f64>,
+    /// Whether the score is scaled for drawish material, as
+    /// [`PatternWeights::scales_drawish`] says the engine does with these weights.
+    drawish: bool,
 }
 
 impl Model {
@@ -186,15 +209,16 @@ impl Model {
         for [opening, endgame] in &weights.dense {
             values.extend([f64::from(*opening), f64::from(*endgame)]);
         }
-        Model { regions: weights.regions, values }
+        Model { regions: weights.regions, values, drawish: weights.scales_drawish() }
     }
 
     fn dense_offset(&self) -> usize {
         self.regions * PATTERNS * 2
     }
 
-    /// The evaluation of item `i` from White's side, hundredths of a man.
-    fn eval(&self, items: &Items, i: usize) -> f64 {
+    /// The evaluation of item `i` from White's side, hundredths of a man, and what it was
+    /// multiplied by for drawish material (the factor of its gradient).
+    fn eval(&self, items: &Items, i: usize) -> (f64, f64) {
         let phase = f64::from(items.phase[i]);
         let (mut opening, mut endgame) = (0.0, 0.0);
         let patterns = &items.patterns[i * self.regions..(i + 1) * self.regions];
@@ -208,7 +232,10 @@ impl Model {
             opening += self.values[dense + 2 * term] * f64::from(value);
             endgame += self.values[dense + 2 * term + 1] * f64::from(value);
         }
-        opening * phase + endgame * (1.0 - phase)
+        let blend = opening * phase + endgame * (1.0 - phase);
+        let divisor = if self.drawish { items.divisors[i][usize::from(blend < 0.0)] } else { 1 };
+        let factor = 1.0 / f64::from(divisor);
+        (blend * factor, factor)
     }
 
     fn loss(&self, items: &Items, scale: f64) -> f64 {
@@ -218,7 +245,7 @@ impl Model {
         let total: f64 = (0..items.len())
             .into_par_iter()
             .map(|i| {
-                cross_entropy(f64::from(items.target[i]), sigmoid(self.eval(items, i) / scale))
+                cross_entropy(f64::from(items.target[i]), sigmoid(self.eval(items, i).0 / scale))
             })
             .sum();
         total / items.len() as f64
@@ -246,13 +273,14 @@ pub fn train<R: Rules>(
     let held_out = |game: u32| next_random(u64::from(game) ^ 0xD1B5_4A32_D192_ED03) % 20 == 0;
     let (validation, training): (Vec<&Sample<R>>, Vec<&Sample<R>>) =
         samples.iter().partition(|sample| held_out(sample.game));
-    let train_items = items(&layout, &training, scale, settings.lambda);
-    let validation_items = items(&layout, &validation, scale, settings.lambda);
+    let train_items = items(&layout, &training, scale, settings);
+    let validation_items = items(&layout, &validation, scale, settings);
     let baseline = baseline_loss(&validation_items);
     let compare_loss = compare.map(|weights| Model::of(weights).loss(&validation_items, scale));
     let regions = layout.regions();
     debug_assert!(regions <= MAX_REGIONS);
-    let mut model = Model { regions, values: vec![0.0; regions * PATTERNS * 2 + DENSE * 2] };
+    let mut model =
+        Model { regions, values: vec![0.0; regions * PATTERNS * 2 + DENSE * 2], drawish: true };
     let dense = model.dense_offset();
     let (man, king) = settings.start_material;
     for (term, value) in [(0, man), (1, king)] {
@@ -277,9 +305,10 @@ pub fn train<R: Rules>(
                 .par_iter()
                 .map(|&i| {
                     let i = i as usize;
-                    let prediction = sigmoid(model.eval(&train_items, i) / scale);
+                    let (eval, factor) = model.eval(&train_items, i);
+                    let prediction = sigmoid(eval / scale);
                     let target = f64::from(train_items.target[i]);
-                    (prediction - target, cross_entropy(target, prediction))
+                    ((prediction - target) * factor, cross_entropy(target, prediction))
                 })
                 .collect();
             gradient.iter_mut().for_each(|g| *g = 0.0);
@@ -339,6 +368,7 @@ pub fn train<R: Rules>(
         regions,
         table,
         dense: dense_weights,
+        dense_terms: DENSE,
     };
     (weights, scale)
 }
