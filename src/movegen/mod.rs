@@ -63,15 +63,7 @@ fn king_reach_for<R: Rules, const WHITE: bool>(position: &Position<R>) -> (u32, 
     });
     let (mut safe, mut unsafe_) = (0, 0);
     for from in sides.kings.iter() {
-        let piece = Bits::<R>::single(from);
-        let mut reached = Bits::<R>::EMPTY;
-        crate::unroll_dirs!(4, |dir| {
-            reached |= if R::FLYING_KINGS {
-                slide::<R::Geo>(piece, dir, sides.empty)
-            } else {
-                step_within::<R::Geo>(piece, dir, sides.empty)
-            };
-        });
+        let reached = king_quiet_targets::<R>(Bits::<R>::single(from), sides.empty);
         safe += (reached & !exposed).count();
         unsafe_ += (reached & exposed).count();
     }
@@ -177,14 +169,23 @@ fn quiet_targets_for<R: Rules, const WHITE: bool>(position: &Position<R>, from: 
         let promotion_row = if WHITE { R::Geo::TOP_ROW } else { R::Geo::BOTTOM_ROW };
         reached &= !promotion_row;
     } else if (sides.kings & piece).any() {
-        crate::unroll_dirs!(4, |dir| {
-            reached |= if R::FLYING_KINGS {
-                slide::<R::Geo>(piece, dir, sides.empty)
-            } else {
-                step_within::<R::Geo>(piece, dir, sides.empty)
-            };
-        });
+        reached = king_quiet_targets::<R>(piece, sides.empty);
     }
+    reached
+}
+
+/// The squares the king on `piece` reaches with a quiet move over `empty`: a slide in each
+/// direction where kings fly, else a step.
+#[inline(always)]
+fn king_quiet_targets<R: Rules>(piece: Bits<R>, empty: Bits<R>) -> Bits<R> {
+    let mut reached = Bits::<R>::EMPTY;
+    crate::unroll_dirs!(4, |dir| {
+        reached |= if R::FLYING_KINGS {
+            slide::<R::Geo>(piece, dir, empty)
+        } else {
+            step_within::<R::Geo>(piece, dir, empty)
+        };
+    });
     reached
 }
 
