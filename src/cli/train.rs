@@ -55,6 +55,14 @@ pub struct DatagenArgs {
     /// A weight file to play with instead.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Endgame databases to play with (a directory, as `damas egdb build` writes): both
+    /// engines probe them, and a game ends at the first position they hold, which is written
+    /// with its exact score. Default: none.
+    #[arg(long, value_name = "DIR")]
+    pub egdb_path: Option<PathBuf>,
+    /// Memory for the databases' values, MiB (beyond it they are read through a cache).
+    #[arg(long, default_value_t = damas::egdb::DEFAULT_MEMORY_MB)]
+    pub egdb_cache: usize,
 }
 
 /// The subcommands of `damas datagen`.
@@ -130,7 +138,24 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
     let evaluator =
         Evaluator::<R>::chosen(&args.eval, args.eval_file.as_deref()).map_err(UserError)?;
     eprintln!("datagen: {} with the {} evaluation", R::VARIANT.name(), evaluator.describe());
-    let config = EngineConfig::new(1, args.hash.max(1)).with_evaluator(evaluator);
+    let egdb = match &args.egdb_path {
+        None => None,
+        Some(dir) => {
+            let text = dir.to_string_lossy();
+            let egdb = damas::egdb::open_option::<R>(&text, args.egdb_cache.max(1), 0)
+                .map_err(UserError)?
+                .ok_or_else(|| {
+                    UserError(format!(
+                        "--egdb-path {text}: no {} database files",
+                        R::VARIANT.name()
+                    ))
+                })?;
+            eprintln!("datagen: endgame databases up to {} pieces", egdb.max_pieces());
+            Some(std::sync::Arc::new(egdb))
+        }
+    };
+    let egdb_pieces = egdb.as_ref().map_or(0, |egdb| egdb.max_pieces().min(255) as u8);
+    let config = EngineConfig::new(1, args.hash.max(1)).with_evaluator(evaluator).with_egdb(egdb);
     let settings = Settings {
         games: args.games,
         shard: args.shard.unwrap_or(Shard::ALL),
@@ -144,6 +169,7 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
         nodes: settings.nodes,
         seed: settings.seed,
         random_plies: settings.random_plies,
+        egdb_pieces,
     };
     let mut done = HashSet::new();
     let mut file = if path.exists() {
@@ -151,12 +177,9 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
         let contents = datagen::read::<R>(&bytes).map_err(in_file(path))?;
         if contents.header != header {
             return Err(UserError(format!(
-                "{} was made with other settings ({} nodes, seed {}, {} random plies): resume \
-                 it with those or write another file",
+                "{} was made with other settings ({}): resume it with those or write another file",
                 path.display(),
-                contents.header.nodes,
-                contents.header.seed,
-                contents.header.random_plies
+                contents.header.settings()
             )));
         }
         let file = std::fs::OpenOptions::new().write(true).open(path).map_err(in_file(path))?;

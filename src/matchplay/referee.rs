@@ -182,7 +182,7 @@ impl ScoreRuns {
 /// A database value is the position's under the move rules (see [`crate::egdb`]): a won
 /// position is adjudicated won even where a move-count rule might have drawn it first, as
 /// tournament managers do with databases.
-fn database_verdict<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<(GameResult, String)> {
+pub fn database_verdict<R: Rules>(egdb: &Egdb<R>, game: &Game<R>) -> Option<(GameResult, String)> {
     let position = game.position();
     if position.occupied().count() > egdb.max_pieces() || !egdb.fits(game.rules()) {
         return None;

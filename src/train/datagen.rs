@@ -9,18 +9,24 @@
 //! variant's rules; a game both sides score beyond five men for three moves each is given to
 //! that side, and one longer than 150 moves each is a draw.
 //!
+//! **Endgame databases.** A run given databases plays with them (both engines probe them in
+//! the search) and ends a game at the first position they hold, with their verdict as the
+//! game's result; that position is written too, its score the exact one (±3000 for a win or a
+//! loss, 0 for a draw), when no capture is pending in it.
+//!
 //! **File format** (integers little-endian): a header, then one block per game, in the order
 //! the games finished.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `DAMASDAT` |
-//! | 4 | format version, 1 |
+//! | 4 | format version, 2 (1: the same without the database byte) |
 //! | 1 + n | the rule set's name |
 //! | 1 | playable squares `s` |
 //! | 8 | nodes per move |
 //! | 8 | seed |
 //! | 1 | random opening plies |
+//! | 1 | most pieces of the endgame databases the games were played with (0: none); not in format 1 |
 //! | per game: 4 | game number |
 //! | 1 | result for White: 2 win, 1 draw, 0 loss |
 //! | 2 | positions `p` in the block |
@@ -34,10 +40,13 @@
 use crate::board::bitset::BitSet;
 use crate::board::geometry::Geometry;
 use crate::board::types::Side;
+use crate::egdb::Egdb;
 use crate::game::GameRules;
 use crate::matchplay::openings::next_random;
 use crate::matchplay::player::Builtin;
-use crate::matchplay::referee::{self, Adjudication, GameResult, ResignAdjudication, Seat};
+use crate::matchplay::referee::{
+    self, Adjudication, GameRecord, GameResult, ResignAdjudication, Seat,
+};
 use crate::matchplay::tc::TimeControl;
 use crate::movegen::{has_capture, legal_moves};
 use crate::position::{Bits, Position};
@@ -51,8 +60,8 @@ use std::time::Duration;
 
 /// The first bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"DAMASDAT";
-/// The format version.
-pub const VERSION: u32 = 1;
+/// The format version written.
+pub const VERSION: u32 = 2;
 /// Openings the engine scores beyond this (hundredths of a man) are drawn again.
 pub const BALANCED: i32 = 120;
 /// Scores are clamped to this.
@@ -112,6 +121,22 @@ pub struct Header {
     pub seed: u64,
     /// Random opening plies.
     pub random_plies: u8,
+    /// Most pieces of the endgame databases the games were played with (0: none).
+    pub egdb_pieces: u8,
+}
+
+impl Header {
+    /// The settings the games were played with, in words (for errors).
+    pub fn settings(&self) -> String {
+        let databases = match self.egdb_pieces {
+            0 => String::new(),
+            pieces => format!(", databases of {pieces} pieces"),
+        };
+        format!(
+            "{} nodes, seed {}, {} random plies{databases}",
+            self.nodes, self.seed, self.random_plies
+        )
+    }
 }
 
 fn board_bytes<R: Rules>() -> usize {
@@ -134,6 +159,7 @@ pub fn write_header<R: Rules>(header: &Header) -> Vec<u8> {
     out.extend_from_slice(&header.nodes.to_le_bytes());
     out.extend_from_slice(&header.seed.to_le_bytes());
     out.push(header.random_plies);
+    out.push(header.egdb_pieces);
     out
 }
 
@@ -204,17 +230,18 @@ pub struct Contents<R: Rules> {
 /// boards have, and where its blocks begin.
 ///
 /// # Errors
-/// Not a data file, another format version, an unknown rule set, a header cut short.
+/// Not a data file, an unknown format version, an unknown rule set, a header cut short.
 pub fn read_header(bytes: &[u8]) -> Result<(Header, u8, usize), String> {
     if bytes.len() < 13 || &bytes[..8] != MAGIC {
         return Err("not a damas data file (no DAMASDAT header)".into());
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version != VERSION {
-        return Err(format!("data file format {version}, this build reads {VERSION}"));
+    if !(1..=VERSION).contains(&version) {
+        return Err(format!("data file format {version}, this build reads 1 to {VERSION}"));
     }
     let name_length = bytes[12] as usize;
-    let fixed = 13 + name_length + 1 + 8 + 8 + 1;
+    let database_byte = usize::from(version >= 2);
+    let fixed = 13 + name_length + 1 + 8 + 8 + 1 + database_byte;
     if bytes.len() < fixed {
         return Err("the data file's header is cut short".into());
     }
@@ -226,8 +253,13 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, u8, usize), String> {
         eight.copy_from_slice(&bytes[from..from + 8]);
         u64::from_le_bytes(eight)
     };
-    let header =
-        Header { variant, nodes: word(at + 1), seed: word(at + 9), random_plies: bytes[at + 17] };
+    let header = Header {
+        variant,
+        nodes: word(at + 1),
+        seed: word(at + 9),
+        random_plies: bytes[at + 17],
+        egdb_pieces: if version >= 2 { bytes[at + 18] } else { 0 },
+    };
     Ok((header, bytes[at], fixed))
 }
 
@@ -297,14 +329,10 @@ pub fn merge<R: Rules>(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
             None => header = Some(contents.header.clone()),
             Some(first) if *first != contents.header => {
                 return Err(format!(
-                    "{name} was made with other settings ({} nodes, seed {}, {} random plies)                      than {} ({} nodes, seed {}, {} random plies)",
-                    contents.header.nodes,
-                    contents.header.seed,
-                    contents.header.random_plies,
+                    "{name} was made with other settings ({}) than {} ({})",
+                    contents.header.settings(),
                     files[0].0,
-                    first.nodes,
-                    first.seed,
-                    first.random_plies
+                    first.settings()
                 ));
             }
             Some(_) => {}
@@ -377,8 +405,15 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
         Seat { player: &mut white, control },
         Seat { player: &mut black, control },
         &adjudication,
-        None,
+        config.egdb.as_deref(),
     );
+    block(game, &record, config.egdb.as_deref())
+}
+
+/// The block of game `game` played as `record`, and the number of positions in it: the quiet
+/// positions the engines scored, with their scores, and the last position with its exact score
+/// when `egdb` holds it (the game ended there).
+fn block<R: Rules>(game: u32, record: &GameRecord<R>, egdb: Option<&Egdb<R>>) -> (Vec<u8>, u16) {
     let result = match record.result {
         GameResult::Win(Side::White) => 2u8,
         GameResult::Draw => 1,
@@ -386,17 +421,31 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
     };
     let mut body = Vec::new();
     let mut count = 0u16;
-    let mut position = record.start;
+    let mut played_game = crate::game::Game::with_rules(record.start, GameRules::of::<R>());
     for played in &record.moves {
+        let position = played_game.position();
         if let Some(score) = played.score {
-            if !has_capture(&position) && count < u16::MAX {
+            if !has_capture(position) && count < u16::MAX {
                 let hundredths = (score * 100.0).round() as i32;
                 let clamped = hundredths.clamp(-SCORE_CLAMP, SCORE_CLAMP) as i16;
-                encode(&position, clamped, &mut body);
+                encode(position, clamped, &mut body);
                 count += 1;
             }
         }
-        position.play(&played.mv);
+        played_game.play_unchecked(&played.mv);
+    }
+    let last = played_game.position();
+    let known = egdb.and_then(|egdb| referee::database_verdict(egdb, &played_game));
+    if let Some((known, _)) = known {
+        if !has_capture(last) && count < u16::MAX {
+            let exact = match known {
+                GameResult::Draw => 0,
+                GameResult::Win(side) if side == last.side_to_move() => SCORE_CLAMP as i16,
+                GameResult::Win(_) => -SCORE_CLAMP as i16,
+            };
+            encode(last, exact, &mut body);
+            count += 1;
+        }
     }
     let mut block = Vec::with_capacity(body.len() + 7);
     block.extend_from_slice(&game.to_le_bytes());
@@ -505,6 +554,7 @@ mod tests {
             nodes: settings.nodes,
             seed: settings.seed,
             random_plies: settings.random_plies,
+            egdb_pieces: 0,
         };
         let play = |done: &HashSet<u32>, file: &mut Vec<u8>| {
             let write = |block: &[u8]| {
@@ -563,7 +613,13 @@ mod tests {
             random_plies: 4,
             threads,
         };
-        let header = Header { variant: English::VARIANT, nodes: 200, seed: 11, random_plies: 4 };
+        let header = Header {
+            variant: English::VARIANT,
+            nodes: 200,
+            seed: 11,
+            random_plies: 4,
+            egdb_pieces: 0,
+        };
         let play = |settings: Settings| {
             let mut file = write_header::<English>(&header);
             let write = |block: &[u8]| {
@@ -600,5 +656,101 @@ mod tests {
         changed.1[result_at] = (changed.1[result_at] + 1) % 3;
         let differing = vec![shards[1].clone(), changed];
         assert!(merge::<English>(&differing).unwrap_err().contains("differs"));
+    }
+
+    #[test]
+    fn format_1_files_read_as_played_without_databases() {
+        let header = Header {
+            variant: English::VARIANT,
+            nodes: 300,
+            seed: 5,
+            random_plies: 6,
+            egdb_pieces: 4,
+        };
+        let written = write_header::<English>(&header);
+        assert_eq!(read_header(&written).unwrap().0, header);
+        // Format 1: the same header without its last byte.
+        let mut old = written[..written.len() - 1].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let (read_back, _, fixed) = read_header(&old).unwrap();
+        assert_eq!(read_back, Header { egdb_pieces: 0, ..header.clone() });
+        assert_eq!(fixed, old.len());
+        let mut future = written.clone();
+        future[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(read_header(&future).unwrap_err().contains("format 3"));
+        assert!(header.settings().contains("databases of 4 pieces"), "{}", header.settings());
+    }
+
+    #[test]
+    fn a_game_ends_at_the_first_position_the_databases_hold_with_its_exact_score() {
+        let mut egdb = Egdb::<English>::new();
+        crate::egdb::build::build(&mut egdb, 3, 3, |_, _| Ok(()), |_, _, _| {}).unwrap();
+        let config = EngineConfig::<English>::new(1, 1).with_egdb(Some(Arc::new(egdb)));
+        let egdb = config.egdb.as_deref();
+        let control = TimeControl::Nodes(2000);
+        let adjudication = Adjudication {
+            draw: None,
+            resign: None,
+            max_moves: Some(150),
+            margin: Duration::from_secs(1),
+            no_clock_patience: Duration::from_secs(600),
+        };
+        // Four pieces, White to take 18x9 at once: the game goes on into three pieces, where
+        // the databases end it. Then three pieces from the start: over before a move.
+        for (text, moves) in [("W:W18,30:B14,K1", 1), ("W:W9,30:BK1", 0)] {
+            let start = crate::notation::fen::parse::<English>(text).unwrap();
+            let mut white = Builtin::with_engine(Engine::with_config(config.clone()));
+            let mut black = Builtin::with_engine(Engine::with_config(config.clone()));
+            let record = referee::play(
+                start,
+                GameRules::of::<English>(),
+                Seat { player: &mut white, control },
+                Seat { player: &mut black, control },
+                &adjudication,
+                egdb,
+            );
+            assert_eq!(record.moves.len(), moves, "{text}: {}", record.reason);
+            let (bytes, count) = block(3, &record, egdb);
+            // The capture is not written; the database's position is, with its exact score.
+            assert_eq!(count, 1, "{text}");
+            let mut file = write_header::<English>(&Header {
+                variant: English::VARIANT,
+                nodes: 2000,
+                seed: 1,
+                random_plies: 0,
+                egdb_pieces: 3,
+            });
+            file.extend_from_slice(&bytes);
+            let samples = read::<English>(&file).unwrap().samples;
+            let last = samples[0];
+            assert_eq!(last.position.occupied().count(), 3);
+            let mover = last.position.side_to_move();
+            let expected = match record.result {
+                GameResult::Draw => (0, 1),
+                GameResult::Win(side) if side == mover => {
+                    (SCORE_CLAMP as i16, 2 - side.index() as u8 * 2)
+                }
+                GameResult::Win(side) => (-SCORE_CLAMP as i16, 2 - side.index() as u8 * 2),
+            };
+            assert_eq!((last.score, last.result), expected, "{text}");
+            let held =
+                referee::database_verdict(egdb.unwrap(), &crate::game::Game::new(last.position));
+            assert_eq!(held.map(|(result, _)| result), Some(record.result), "{text}");
+        }
+        // Without the databases the same position is played out, and nothing is exact.
+        let start = crate::notation::fen::parse::<English>("W:W9,30:BK1").unwrap();
+        let plain = EngineConfig::<English>::new(1, 1);
+        let mut white = Builtin::with_engine(Engine::with_config(plain.clone()));
+        let mut black = Builtin::with_engine(Engine::with_config(plain));
+        let record = referee::play(
+            start,
+            GameRules::of::<English>(),
+            Seat { player: &mut white, control },
+            Seat { player: &mut black, control },
+            &Adjudication { max_moves: Some(20), ..adjudication },
+            None,
+        );
+        let (_, count) = block(3, &record, None);
+        assert!(record.moves.len() > 1 && usize::from(count) <= record.moves.len());
     }
 }

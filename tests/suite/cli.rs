@@ -746,6 +746,55 @@ fn datagen_shards_merge_into_the_single_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `damas datagen --egdb-path`: the games are played with the databases and end at the first
+/// position they hold, written with its exact score; the header says so, and a file played
+/// with them is not resumed without them.
+#[test]
+fn datagen_with_databases_ends_games_where_they_know_the_result() {
+    use damas::board::bitset::BitSet;
+    use damas::rules::English;
+    let dir = std::env::temp_dir().join(format!("damas-cli-datagen-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("empty")).expect("temp dir");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let egdb = file("egdb");
+    let built = damas(&["egdb", "build", "--pieces", "4", "--egdb-path", &egdb]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let data = file("known.data");
+    let args = ["datagen", "--games", "8", "--nodes", "300", "--seed", "2", "--egdb-path", &egdb];
+    let output = damas(&[&args[..], &["--out", &data]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&data).expect("read data");
+    let contents = damas::train::datagen::read::<English>(&bytes).expect("a data file");
+    assert_eq!(contents.header.egdb_pieces, 4);
+    let mut ended = 0;
+    for (game, _) in &contents.blocks {
+        let samples: Vec<_> = contents.samples.iter().filter(|s| s.game == *game).collect();
+        let (last, before) = samples.split_last().expect("positions");
+        // Only the last position of a game can be one the databases hold.
+        assert!(before.iter().all(|s| s.position.occupied().count() > 4), "game {game}");
+        if last.position.occupied().count() <= 4 {
+            ended += 1;
+            let mover_wins = [2, 0][last.position.side_to_move() as usize];
+            let exact = match last.result {
+                1 => 0,
+                result if result == mover_wins => 3000,
+                _ => -3000,
+            };
+            assert_eq!(last.score, exact, "game {game}");
+        }
+    }
+    assert!(ended > 0, "no game of the run reached the databases");
+    // Resumed without the databases, or with none to be found: refused.
+    fails_with(&[&args[..7], &["--out", &data]].concat(), "databases of 4 pieces");
+    let empty = file("empty");
+    fails_with(
+        &["datagen", "--egdb-path", &empty, "--out", &file("other.data")],
+        "no english database files",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every file a command reads is read with a limit fitting its kind: a device, a FIFO (which
 /// would block on opening) or a file larger than its kind can be is a clear error with exit
 /// status 2, read not at all.
