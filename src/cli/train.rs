@@ -120,7 +120,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub compare: Option<PathBuf>,
     /// Dense terms not to learn (kept at zero), by name with dashes for spaces
-    /// (`first-king,balance,king-safe,king-exposed`): to measure what a term is worth.
+    /// (`first-king,balance,king-safe,king-exposed`), and `drawish` for no division of the
+    /// score for drawish material: to measure what a term is worth.
     #[arg(long, value_delimiter = ',', value_name = "TERMS")]
     pub without: Vec<String>,
 }
@@ -279,19 +280,33 @@ fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, Use
     Ok(samples)
 }
 
-/// Which dense terms to learn, all but those named in `without`.
-fn learned_terms(without: &[String]) -> Result<[bool; damas::eval::pattern::DENSE], UserError> {
+/// The name `--without` takes for the division of drawish material.
+const DRAWISH: &str = "drawish";
+
+/// Which dense terms to learn, all but those named in `without`, and whether to divide for
+/// drawish material (unless `without` names [`DRAWISH`]).
+fn learned_terms(
+    without: &[String],
+) -> Result<([bool; damas::eval::pattern::DENSE], bool), UserError> {
     let names = damas::eval::pattern::DENSE_NAMES;
     let mut terms = [true; damas::eval::pattern::DENSE];
+    let mut drawish = true;
     for name in without {
+        if name == DRAWISH {
+            drawish = false;
+            continue;
+        }
         let index = names.iter().position(|known| known.replace(' ', "-") == *name);
         let index = index.ok_or_else(|| {
             let known: Vec<String> = names.iter().map(|n| n.replace(' ', "-")).collect();
-            UserError(format!("no dense term `{name}`; the terms: {}", known.join(", ")))
+            UserError(format!(
+                "no dense term `{name}`; the terms: {}, and {DRAWISH}",
+                known.join(", ")
+            ))
         })?;
         terms[index] = false;
     }
-    Ok(terms)
+    Ok((terms, drawish))
 }
 
 fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
@@ -300,6 +315,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         return Err(UserError("no positions to train on".into()));
     }
     let classic = damas::eval::params::weights::<R>();
+    let (terms, drawish) = learned_terms(&args.without)?;
     let settings = damas::train::trainer::Settings {
         epochs: args.epochs,
         lambda: args.lambda.clamp(0.0, 1.0),
@@ -309,7 +325,8 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         weight_decay: args.weight_decay,
         seed: args.seed,
         start_material: (classic.man, classic.king),
-        terms: learned_terms(&args.without)?,
+        terms,
+        drawish,
     };
     let compare = match &args.compare {
         Some(path) => {
@@ -376,4 +393,22 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), UserError> {
 pub fn run_train(args: &TrainArgs) -> Result<(), UserError> {
     let variant: Variant = args.variant.parse()?;
     with_variant!(variant, R => train::<R>(args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_names_dense_terms_and_the_drawish_division() {
+        let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect::<Vec<_>>();
+        let (terms, drawish) = learned_terms(&[]).unwrap();
+        assert!(terms.iter().all(|&learned| learned) && drawish);
+        let (terms, drawish) = learned_terms(&names(&["balance", "drawish"])).unwrap();
+        let balance = damas::eval::pattern::DENSE_NAMES.iter().position(|n| *n == "balance");
+        assert_eq!(terms.iter().filter(|&&learned| !learned).count(), 1);
+        assert!(!terms[balance.unwrap()] && !drawish);
+        let error = learned_terms(&names(&["king-exposed", "mobility"])).unwrap_err();
+        assert!(error.0.contains("`mobility`") && error.0.contains("drawish"), "{}", error.0);
+    }
 }

@@ -5,18 +5,21 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `DAMASEVW` |
-//! | 4 | format version, 1 |
+//! | 4 | format version, 2 |
 //! | 1 + n | the rule set's name (`english`): its length, then its bytes |
 //! | 4 | feature set: the layout's identity ([`Layout::feature_set`](super::pattern::Layout::feature_set)) |
 //! | 4 | regions `r` |
 //! | 4 | patterns per region (6561) |
 //! | 4 | dense terms `d` |
+//! | 4 | flags: bit 0, the score is divided for drawish material; no other bit is set |
 //! | `r` × 6561 × 4 | per region, per pattern: opening weight (i16), endgame weight (i16) |
 //! | `d` × 8 | per dense term: opening weight (i32), endgame weight (i32) |
+//! | 8 | checksum: 64-bit FNV-1a of every byte before it |
 //!
 //! A file with fewer dense terms than this build has (3, the first files' man, king and tempo)
-//! reads with the others at zero, which evaluates as the build that wrote it did.
-//! | 8 | checksum: 64-bit FNV-1a of every byte before it |
+//! reads with the others at zero, which evaluates as the build that wrote it did. Format 1 is
+//! the same without the flags; its files divide for drawish material when they have more than
+//! the first three terms, as the builds that wrote them did.
 //!
 //! Weights are hundredths of a man. A file that is cut short, has a flipped byte (the checksum),
 //! another format or is made for another rule set or layout is refused with the reason.
@@ -29,8 +32,10 @@ use crate::rules::Variant;
 
 /// The first bytes of a weight file.
 pub const MAGIC: &[u8; 8] = b"DAMASEVW";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes (it reads 1 too).
+pub const VERSION: u32 = 2;
+/// The flag of weights whose score is divided for drawish material.
+const DRAWISH: u32 = 1;
 
 /// The bytes of a weight file holding `weights`.
 pub fn write(weights: &PatternWeights) -> Vec<u8> {
@@ -44,6 +49,7 @@ pub fn write(weights: &PatternWeights) -> Vec<u8> {
     out.extend_from_slice(&(weights.regions as u32).to_le_bytes());
     out.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
     out.extend_from_slice(&(weights.dense_terms as u32).to_le_bytes());
+    out.extend_from_slice(&(if weights.drawish { DRAWISH } else { 0 }).to_le_bytes());
     for pair in &weights.table {
         out.extend_from_slice(&pair[0].to_le_bytes());
         out.extend_from_slice(&pair[1].to_le_bytes());
@@ -74,8 +80,8 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
     hash.add(body);
     let mut reader = Reader { bytes: body, at: MAGIC.len() };
     let version = reader.u32()?;
-    if version != VERSION {
-        return Err(format!("weight file format {version}, this build reads {VERSION}"));
+    if !(1..=VERSION).contains(&version) {
+        return Err(format!("weight file format {version}, this build reads 1 to {VERSION}"));
     }
     if checksum != hash.value().to_le_bytes() {
         return Err("the weight file is corrupt (its checksum does not match)".into());
@@ -88,6 +94,16 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
     let regions = reader.u32()? as usize;
     let patterns = reader.u32()? as usize;
     let dense = reader.u32()? as usize;
+    let flags = if version >= 2 {
+        reader.u32()?
+    } else if dense > FIRST_DENSE {
+        DRAWISH
+    } else {
+        0
+    };
+    if flags & !DRAWISH != 0 {
+        return Err(format!("the weight file has flags {flags:#x} this build does not know"));
+    }
     if patterns != PATTERNS
         || !(FIRST_DENSE..=DENSE).contains(&dense)
         || regions > super::pattern::MAX_REGIONS
@@ -120,6 +136,7 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
         table,
         dense: dense_weights,
         dense_terms: dense,
+        drawish: flags & DRAWISH != 0,
     })
 }
 
@@ -160,28 +177,57 @@ mod tests {
 
     #[test]
     fn a_written_file_reads_back_identical() {
-        let weights = sample();
-        let bytes = write(&weights);
-        assert_eq!(read(&bytes).unwrap(), weights);
+        for drawish in [true, false] {
+            let weights = PatternWeights { drawish, ..sample() };
+            let bytes = write(&weights);
+            assert_eq!(read(&bytes).unwrap(), weights);
+        }
     }
 
-    /// A file of the first format's three dense terms reads with the others at zero.
-    #[test]
-    fn a_file_with_the_first_three_terms_reads_with_the_others_at_zero() {
-        let weights = sample();
-        let mut bytes = write(&weights);
+    /// The checksum written after `body`.
+    fn sealed(mut body: Vec<u8>) -> Vec<u8> {
+        let mut hash = Fnv::new();
+        hash.add(&body);
+        body.extend_from_slice(&hash.value().to_le_bytes());
+        body
+    }
+
+    /// The format 1 file of `weights` with its first `terms` dense terms: no flags word.
+    fn format_1(weights: &PatternWeights, terms: usize) -> Vec<u8> {
+        let mut bytes = write(weights);
         bytes.truncate(bytes.len() - 8);
         let dense_at = bytes.len() - DENSE * 8;
-        bytes.truncate(dense_at + FIRST_DENSE * 8);
-        let count_at = dense_at - weights.table.len() * 4 - 4;
-        bytes[count_at..count_at + 4].copy_from_slice(&(FIRST_DENSE as u32).to_le_bytes());
-        let mut hash = Fnv::new();
-        hash.add(&bytes);
-        bytes.extend_from_slice(&hash.value().to_le_bytes());
+        bytes.truncate(dense_at + terms * 8);
+        let flags_at = dense_at - weights.table.len() * 4 - 4;
+        bytes.drain(flags_at..flags_at + 4);
+        bytes[flags_at - 4..flags_at].copy_from_slice(&(terms as u32).to_le_bytes());
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        sealed(bytes)
+    }
+
+    /// A format 1 file of the first three dense terms reads with the others at zero and no
+    /// drawish division; one of all the terms divides, as the builds that wrote them did.
+    #[test]
+    fn format_1_files_evaluate_as_they_were_written() {
+        let weights = sample();
         let mut expected = weights.clone();
         expected.dense[FIRST_DENSE..].iter_mut().for_each(|pair| *pair = [0, 0]);
         expected.dense_terms = FIRST_DENSE;
-        assert_eq!(read(&bytes).unwrap(), expected);
+        expected.drawish = false;
+        assert_eq!(read(&format_1(&weights, FIRST_DENSE)).unwrap(), expected);
+        let all = PatternWeights { drawish: false, ..weights.clone() };
+        assert_eq!(read(&format_1(&all, DENSE)).unwrap(), weights);
+    }
+
+    #[test]
+    fn unknown_flags_are_refused() {
+        let weights = sample();
+        let mut body = write(&weights);
+        body.truncate(body.len() - 8);
+        let flags_at = body.len() - DENSE * 8 - weights.table.len() * 4 - 4;
+        body[flags_at] |= 2;
+        let error = read(&sealed(body)).unwrap_err();
+        assert!(error.contains("flags 0x3"), "{error}");
     }
 
     #[test]

@@ -311,19 +311,20 @@ impl<R: Rules> Layout<R> {
     #[inline(always)]
     pub fn features(&self, position: &Position<R>) -> Features {
         let (white_men, black_men) = Self::men(position);
-        self.features_with(position, self.patterns(white_men, black_men), DENSE)
+        self.features_with(position, self.patterns(white_men, black_men), DENSE, true)
     }
 
     /// Everything the evaluation reads of `position`, whose pattern indices are `patterns`,
-    /// of the first `terms` dense terms (the others and the drawish divisors are left at zero
-    /// and one: weights of [`FIRST_DENSE`] terms do not pay for what they do not use, measured
-    /// at 7% of `damas bench`'s time).
+    /// of the first `terms` dense terms, with the drawish divisors where `drawish` (what is
+    /// left out is zero, and one for the divisors: weights of [`FIRST_DENSE`] terms do not pay
+    /// for what they do not use, measured at 7% of `damas bench`'s time).
     #[inline(always)]
     pub fn features_with(
         &self,
         position: &Position<R>,
         patterns: Patterns,
         terms: usize,
+        drawish: bool,
     ) -> Features {
         let kings = position.kings();
         let white = position.pieces(Side::White);
@@ -348,7 +349,7 @@ impl<R: Rules> Layout<R> {
             safe = white_safe as i16 - black_safe as i16;
             exposed = white_exposed as i16 - black_exposed as i16;
         }
-        let divisors = if R::FLYING_KINGS && kings.any() {
+        let divisors = if R::FLYING_KINGS && drawish && kings.any() {
             drawish_divisors(white_counts, black_counts)
         } else {
             [1, 1]
@@ -395,16 +396,12 @@ pub struct PatternWeights {
     /// The dense terms' opening and endgame weights.
     pub dense: [[i32; 2]; DENSE],
     /// The dense terms the weights were made with: [`FIRST_DENSE`] for the first files, which
-    /// know nothing of the others nor of the drawish-material scaling, [`DENSE`] since.
+    /// know nothing of the others, [`DENSE`] since.
     pub dense_terms: usize,
-}
-
-impl PatternWeights {
-    /// True where the score is scaled down for drawish material ([`drawish_divisors`]): weights
-    /// trained with the scaling; the first ones were not, and evaluate as they were trained.
-    pub fn scales_drawish(&self) -> bool {
-        self.dense_terms > FIRST_DENSE
-    }
+    /// Whether the score is scaled down for drawish material ([`drawish_divisors`]), as the
+    /// weights were trained: it helps where kings fly as International's do, and hurt the
+    /// held-out loss of Spanish and Turkish.
+    pub drawish: bool,
 }
 
 impl PatternWeights {
@@ -418,6 +415,7 @@ impl PatternWeights {
             table: vec![[0, 0]; layout.regions() * PATTERNS],
             dense: [[man, man], [king, king], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
             dense_terms: DENSE,
+            drawish: true,
         }
     }
 }
@@ -504,7 +502,9 @@ impl<R: Rules> Pattern<R> {
     /// the search's moves by [`Layout::update`]), for the side to move.
     #[inline]
     pub fn evaluate_with(&self, position: &Position<R>, patterns: &Patterns) -> i32 {
-        let features = self.layout.features_with(position, *patterns, self.weights.dense_terms);
+        let weights = &*self.weights;
+        let features =
+            self.layout.features_with(position, *patterns, weights.dense_terms, weights.drawish);
         let white = self.score_white(&features);
         if position.side_to_move() == Side::White { white } else { -white }
     }
@@ -527,7 +527,7 @@ impl<R: Rules> Pattern<R> {
         let start = self.layout.start_pieces as i32;
         let pieces = (features.pieces as i32).min(start);
         let blend = (opening * pieces + endgame * (start - pieces)) / start;
-        if weights.scales_drawish() {
+        if weights.drawish {
             blend / i32::from(features.divisors[usize::from(blend < 0)])
         } else {
             blend
@@ -721,7 +721,7 @@ mod tests {
         let start = pattern.layout().start_pieces() as i32;
         let pieces = position.occupied().count() as i32;
         let mut white = (opening * pieces + endgame * (start - pieces)) / start;
-        if R::FLYING_KINGS && weights.scales_drawish() {
+        if R::FLYING_KINGS && weights.drawish {
             let counts = |side| (count(side, false) as u32, count(side, true) as u32);
             let divisors = drawish_divisors(counts(Side::White), counts(Side::Black));
             white /= i32::from(divisors[usize::from(white < 0)]);

@@ -10,8 +10,9 @@
 //!
 //! **Model.** The evaluation of [`crate::eval::pattern`] with real-valued weights: the
 //! prediction is `σ(eval / K)`, so the trained weights come out in hundredths of a man on the
-//! search's own scale, divided for drawish material where the weights' evaluation divides
-//! (`PatternWeights::scales_drawish`), so the division is learned through. The loss is the
+//! search's own scale, divided for drawish material where the weights will be
+//! ([`Settings::drawish`], written into them as `PatternWeights::drawish`), so the division is
+//! learned through. The loss is the
 //! cross-entropy with the target; every position is also
 //! learned colour-flipped (board turned, colours swapped, target mirrored), which doubles the
 //! data and keeps the weights symmetric.
@@ -54,6 +55,9 @@ pub struct Settings {
     /// The dense terms learned (in the order of [`crate::eval::pattern::DENSE_NAMES`]); the others keep weight zero, for
     /// measuring what a term is worth.
     pub terms: [bool; DENSE],
+    /// Whether the score is divided for drawish material (where kings fly), in training and
+    /// by the engine with the weights made.
+    pub drawish: bool,
 }
 
 impl Default for Settings {
@@ -68,6 +72,7 @@ impl Default for Settings {
             seed: 1,
             start_material: (100, 150),
             terms: [true; DENSE],
+            drawish: true,
         }
     }
 }
@@ -194,8 +199,8 @@ fn items<R: Rules>(
 struct Model {
     regions: usize,
     values: Vec<f64>,
-    /// Whether the score is scaled for drawish material, as
-    /// [`PatternWeights::scales_drawish`] says the engine does with these weights.
+    /// Whether the score is scaled for drawish material, as the engine does with these
+    /// weights (`PatternWeights::drawish`).
     drawish: bool,
 }
 
@@ -209,7 +214,7 @@ impl Model {
         for [opening, endgame] in &weights.dense {
             values.extend([f64::from(*opening), f64::from(*endgame)]);
         }
-        Model { regions: weights.regions, values, drawish: weights.scales_drawish() }
+        Model { regions: weights.regions, values, drawish: weights.drawish }
     }
 
     fn dense_offset(&self) -> usize {
@@ -279,8 +284,8 @@ pub fn train<R: Rules>(
     let compare_loss = compare.map(|weights| Model::of(weights).loss(&validation_items, scale));
     let regions = layout.regions();
     debug_assert!(regions <= MAX_REGIONS);
-    let mut model =
-        Model { regions, values: vec![0.0; regions * PATTERNS * 2 + DENSE * 2], drawish: true };
+    let values = vec![0.0; regions * PATTERNS * 2 + DENSE * 2];
+    let mut model = Model { regions, values, drawish: settings.drawish };
     let dense = model.dense_offset();
     let (man, king) = settings.start_material;
     for (term, value) in [(0, man), (1, king)] {
@@ -369,6 +374,7 @@ pub fn train<R: Rules>(
         table,
         dense: dense_weights,
         dense_terms: DENSE,
+        drawish: model.drawish,
     };
     (weights, scale)
 }
@@ -418,6 +424,12 @@ mod tests {
         // held-out loss is the last epoch's but for the rounding to whole hundredths.
         let (again, _) = train(&samples, &settings, Some(&weights), |report| last = Some(*report));
         assert_eq!(weights, again);
+        // Without the drawish division the weights say so; English kings do not fly, so
+        // nothing else changes.
+        let plain = Settings { drawish: false, ..settings };
+        let (undivided, _) = train(&samples, &plain, None, |_| {});
+        assert!(weights.drawish && !undivided.drawish);
+        assert_eq!(PatternWeights { drawish: true, ..undivided }, weights);
         let compared = last.and_then(|report| report.compare_loss).expect("a compared loss");
         assert!((compared - first.validation_loss).abs() < 0.01, "{compared} {first:?}");
         assert!(scale > 20.0 && scale < 2000.0);
