@@ -11,6 +11,8 @@ pub struct Progress {
     started: Instant,
     unit: &'static str,
     last_tenth: u64,
+    /// Done before this process started (a resumed job): not counted in its pace.
+    first: u64,
 }
 
 impl Progress {
@@ -29,7 +31,18 @@ impl Progress {
             indicatif::ProgressDrawTarget::stderr(),
         );
         bar.set_style(style);
-        Ok(Progress { bar, started: Instant::now(), unit, last_tenth: 0 })
+        Ok(Progress { bar, started: Instant::now(), unit, last_tenth: 0, first: 0 })
+    }
+
+    /// A resumed job: `done` of the total were done before it started, so the time left is
+    /// reckoned from the pace of what is done from here on.
+    pub fn start_at(&mut self, done: u64) {
+        self.first = done;
+        self.bar.set_position(done);
+        self.bar.reset_eta();
+        self.started = Instant::now();
+        let total = self.bar.length().unwrap_or(0).max(1);
+        self.last_tenth = done * 10 / total;
     }
 
     /// Sets the total.
@@ -55,7 +68,8 @@ impl Progress {
         if self.bar.is_hidden() && !quiet_lines && tenth > self.last_tenth {
             self.last_tenth = tenth;
             let elapsed = self.started.elapsed().as_secs_f64();
-            let left = elapsed / done.max(1) as f64 * total.saturating_sub(done) as f64;
+            let pace = elapsed / done.saturating_sub(self.first).max(1) as f64;
+            let left = pace * total.saturating_sub(done) as f64;
             eprintln!(
                 "{done}/{total} {}, {message} ({elapsed:.0} s, about {left:.0} s left)",
                 self.unit

@@ -200,6 +200,8 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
         file
     };
     let mut progress = Progress::new(u64::from(settings.shard_games()), "games")?;
+    let resumed = done.iter().filter(|&&game| game < settings.games && settings.shard.has(game));
+    progress.start_at(resumed.count() as u64);
     let started = std::time::Instant::now();
     let write = |block: &[u8]| {
         file.write_all(block)
