@@ -399,8 +399,9 @@ pub struct PatternWeights {
     /// know nothing of the others, [`DENSE`] since.
     pub dense_terms: usize,
     /// Whether the score is scaled down for drawish material ([`drawish_divisors`]), as the
-    /// weights were trained: it helps where kings fly as International's do, and hurt the
-    /// held-out loss of Spanish and Turkish.
+    /// weights were trained: whether it helps is measured per rule set (held-out loss, then a
+    /// match). It helps International's and Spanish's, and hurts Turkish's, whose kings move
+    /// along lines and columns.
     pub drawish: bool,
 }
 

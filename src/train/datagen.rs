@@ -371,6 +371,18 @@ fn opening<R: Rules>(seed: u64, game: u32, attempt: u32, plies: u8) -> Position<
     position
 }
 
+/// How a self-play game is refereed: no draw offers (the databases and the move cap end the
+/// long ones), resignation at 5 pawns for 3 moves, 150 moves at most, no clock.
+fn adjudication() -> Adjudication {
+    Adjudication {
+        draw: None,
+        resign: Some(ResignAdjudication { moves: 3, score: 5.0 }),
+        max_moves: Some(150),
+        margin: Duration::from_secs(1),
+        no_clock_patience: Duration::from_secs(600),
+    }
+}
+
 /// Plays game `game` of a run with `config`'s engines and returns its block (the bytes the
 /// file gets) and the number of positions in it.
 fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32) -> (Vec<u8>, u16) {
@@ -392,13 +404,7 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
     let mut white = Builtin::with_engine(Engine::with_config(config.clone()));
     let mut black = Builtin::with_engine(Engine::with_config(config.clone()));
     let control = TimeControl::Nodes(settings.nodes);
-    let adjudication = Adjudication {
-        draw: None,
-        resign: Some(ResignAdjudication { moves: 3, score: 5.0 }),
-        max_moves: Some(150),
-        margin: Duration::from_secs(1),
-        no_clock_patience: Duration::from_secs(600),
-    };
+    let adjudication = adjudication();
     let record = referee::play(
         start,
         GameRules::of::<R>(),
@@ -688,13 +694,7 @@ mod tests {
         let config = EngineConfig::<English>::new(1, 1).with_egdb(Some(Arc::new(egdb)));
         let egdb = config.egdb.as_deref();
         let control = TimeControl::Nodes(2000);
-        let adjudication = Adjudication {
-            draw: None,
-            resign: None,
-            max_moves: Some(150),
-            margin: Duration::from_secs(1),
-            no_clock_patience: Duration::from_secs(600),
-        };
+        let adjudication = Adjudication { resign: None, ..adjudication() };
         // Four pieces, White to take 18x9 at once: the game goes on into three pieces, where
         // the databases end it. Then three pieces from the start: over before a move.
         for (text, moves) in [("W:W18,30:B14,K1", 1), ("W:W9,30:BK1", 0)] {
