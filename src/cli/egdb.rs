@@ -226,11 +226,12 @@ fn run_build<R: Rules>(
     let kept = egdb.slices().count();
     let pairs = chosen.len() as u64;
     let bar = std::cell::RefCell::new(Progress::new(pairs, "slice pairs")?);
-    // A resumed build: the pairs already on disk (the first ones: pairs go smallest first) are
-    // passed over at once, so the time left is reckoned from the pairs solved from here on.
-    let held = chosen.iter().take_while(|pair| pair.iter().all(|&slice| egdb.has(slice))).count();
     if kept > 0 {
         bar.borrow().println(&format!("{}: {kept} slices already built, kept", dir.display()));
+        // A resumed build: the pairs already on disk (the first ones: pairs go smallest first)
+        // are passed over at once, so the time left is reckoned from the pairs solved from here.
+        let held =
+            chosen.iter().take_while(|pair| pair.iter().all(|&slice| egdb.has(slice))).count();
         bar.borrow_mut().start_at(held as u64);
     }
     let started = std::time::Instant::now();
@@ -258,11 +259,7 @@ fn run_build<R: Rules>(
             total = total.plus(c);
             Ok(())
         },
-        |done, _all, name| {
-            if done >= held {
-                bar.borrow_mut().update(done as u64, name, true);
-            }
-        },
+        |done, _all, name| bar.borrow_mut().update(done as u64, name, true),
     );
     bar.borrow().finish();
     result.map_err(|e| match e {

@@ -61,6 +61,8 @@ impl Progress {
 
     /// `done` of the total are done; `message` says how it stands.
     pub fn update(&mut self, done: u64, message: &str, quiet_lines: bool) {
+        // A resumed job passes over what was done before it started without moving the bar.
+        let done = done.max(self.first);
         self.bar.set_position(done);
         self.bar.set_message(message.to_string());
         let total = self.bar.length().unwrap_or(0).max(1);
