@@ -469,9 +469,18 @@ fn check(settings: &MatchSettings) -> Result<(), String> {
              `damas match merge --sprt ...` over the shards' results files"
             .into());
     }
-    let has_dxp = settings.engines.iter().any(|spec| matches!(spec.kind, Kind::Dxp { .. }));
-    if has_dxp && settings.concurrency > 1 {
-        return Err("a DXP engine is reached at one address: use --concurrency 1".into());
+    // Games played at once each start their own engine; one that connects to a fixed address,
+    // or listens on a fixed port, would be one engine (or one port) shared by two games. With
+    // `listen=HOST:0` every game's player binds a port of its own and tells the engine it.
+    let shared_address = settings.engines.iter().any(|spec| match &spec.kind {
+        Kind::Dxp { address, listen, .. } => !(*listen && address.ends_with(":0")),
+        Kind::Hub { .. } | Kind::Builtin { .. } => false,
+    });
+    if shared_address && settings.concurrency > 1 {
+        return Err("a DXP engine reached at one address plays one game at a time: use \
+             --concurrency 1, or let each game's engine connect to a port of its own with \
+             listen=127.0.0.1:0 and {address} in its cmd="
+            .into());
     }
     Ok(())
 }

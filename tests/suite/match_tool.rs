@@ -275,6 +275,9 @@ fn a_dxp_only_engine_plays_full_games_through_the_referee() {
         "tc=0.02",
         "-n",
         "2",
+        // Both games at once: each starts its own engine, which connects to its own port.
+        "--concurrency",
+        "2",
         "--pdn",
         path.to_str().unwrap(),
     ]);
@@ -287,6 +290,25 @@ fn a_dxp_only_engine_plays_full_games_through_the_referee() {
         assert!(game.moves().count() >= 20, "{record:?}");
         assert_eq!(record.tag("GameType"), Some("20"));
     }
+}
+
+#[test]
+fn a_dxp_engine_at_a_fixed_address_plays_one_game_at_a_time() {
+    let output = damas(&[
+        "match",
+        "-v",
+        "international",
+        "--engine",
+        "proto=dxp",
+        "address=127.0.0.1:27531",
+        "--engine",
+        "greedy",
+        "--concurrency",
+        "2",
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("listen=127.0.0.1:0"), "{stderr}");
 }
 
 #[test]
