@@ -9,7 +9,7 @@
 //! and an engine played at a few tenths of a second a move needs its own cap (damas:
 //! `dxp --max-move-time`). Depends on the game layer, notation and the DXP message layer.
 
-use super::player::{Failure, Player, Reply, end_process};
+use super::player::{Claim, Failure, Player, Reply, end_process};
 use super::tc::{MoveLimit, TimeControl};
 use crate::board::geometry::Geometry;
 use crate::board::types::Side;
@@ -262,6 +262,10 @@ impl<R: Rules> Player<R> for DxpPlayer {
                         });
                 }
                 Message::BackRequest { .. } => self.send(&Message::BackAccept { code: 1 })?,
+                // DXP's reasons: 1 I lose, 2 draw, 3 I win; 0 gives none.
+                Message::GameEnd { reason: 1, .. } => return Err(Failure::Claimed(Claim::Resign)),
+                Message::GameEnd { reason: 2, .. } => return Err(Failure::Claimed(Claim::Draw)),
+                Message::GameEnd { reason: 3, .. } => return Err(Failure::Claimed(Claim::Win)),
                 Message::GameEnd { reason, .. } => {
                     return Err(Failure::Protocol(format!(
                         "ended the game (GAMEEND reason {reason}) instead of moving"

@@ -35,6 +35,21 @@ pub enum Failure {
     IllegalMove(String),
     /// Anything else against the protocol (a handshake not answered, a game refused).
     Protocol(String),
+    /// It ended the game itself instead of moving (DXP's GAMEEND): the referee decides
+    /// whether the rules bear the claim out.
+    Claimed(Claim),
+}
+
+/// What a player that ends the game itself claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// It gives the game up.
+    Resign,
+    /// The game is drawn (DXP engines follow the federation's rules, e.g. FMJD's 25 king
+    /// moves).
+    Draw,
+    /// It has won.
+    Win,
 }
 
 impl std::fmt::Display for Failure {
@@ -44,6 +59,9 @@ impl std::fmt::Display for Failure {
             Failure::Stalled(why) => write!(f, "stopped answering: {why}"),
             Failure::IllegalMove(why) => write!(f, "illegal move: {why}"),
             Failure::Protocol(why) => write!(f, "protocol error: {why}"),
+            Failure::Claimed(Claim::Resign) => write!(f, "resigned"),
+            Failure::Claimed(Claim::Draw) => write!(f, "claimed a draw instead of moving"),
+            Failure::Claimed(Claim::Win) => write!(f, "claimed a win instead of moving"),
         }
     }
 }

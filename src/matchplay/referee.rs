@@ -1,12 +1,14 @@
 //! The referee of one game: it asks each player for its moves in turn, keeps their clocks,
 //! checks every move with the game layer (legality under the whole game's rules, results,
 //! draws), adjudicates by the match's rules, and records the game. A player that crashes, stops
-//! answering, overruns its clock or plays an illegal move loses the game, with the reason.
+//! answering, overruns its clock or plays an illegal move loses the game, with the reason; one
+//! that ends the game itself (DXP) loses by resigning, draws where the game's rules or the
+//! federation's (which DXP engines follow) give the draw it claims, and else loses.
 //!
 //! Depends on the game layer and the players' common interface; nothing here knows whether a
 //! player is a process, a connection or this program.
 
-use super::player::{Failure, Player};
+use super::player::{Claim, Failure, Player};
 use super::tc::{Clock, TimeControl};
 use crate::board::bitset::BitSet;
 use crate::board::types::Side;
@@ -207,7 +209,7 @@ pub fn play<'a, R: Rules>(
     adjudication: &Adjudication,
     egdb: Option<&Egdb<R>>,
 ) -> GameRecord<R> {
-    let mut game = Game::with_rules(start, rules);
+    let mut game = Game::with_rules(start, rules.clone());
     let mut seats = [white, black];
     let mut clocks = [Clock::new(seats[0].control), Clock::new(seats[1].control)];
     let mut moves: Vec<PlayedMove<R>> = Vec::new();
@@ -297,6 +299,30 @@ pub fn play<'a, R: Rules>(
                 );
                 break forfeit(mover, Termination::TimeForfeit, why, moves);
             }
+            Err(Failure::Claimed(claim)) => {
+                break match claim {
+                    Claim::Resign => {
+                        let why = format!("{} resigned", side_name(mover));
+                        end(moves, GameResult::Win(!mover), Termination::Normal, why, None)
+                    }
+                    Claim::Draw => match federation_draw(start, rules.clone(), &moves) {
+                        Some(rule) => {
+                            let why = format!("{} claimed a draw: {rule}", side_name(mover));
+                            end(moves, GameResult::Draw, Termination::Adjudication, why, None)
+                        }
+                        None => {
+                            let why = "claimed a draw that neither the game's rules nor the \
+                                 federation's give"
+                                .to_string();
+                            forfeit(mover, Termination::RulesInfraction, why, moves)
+                        }
+                    },
+                    Claim::Win => {
+                        let failure = Failure::Claimed(claim);
+                        forfeit(mover, Termination::RulesInfraction, failure.to_string(), moves)
+                    }
+                };
+            }
             Err(failure) => {
                 break forfeit(mover, termination_of(&failure), failure.to_string(), moves);
             }
@@ -334,8 +360,34 @@ fn termination_of(failure: &Failure) -> Termination {
     match failure {
         Failure::Crashed(_) => Termination::Abandoned,
         Failure::Stalled(_) => Termination::StalledConnection,
-        Failure::IllegalMove(_) | Failure::Protocol(_) => Termination::RulesInfraction,
+        Failure::IllegalMove(_) | Failure::Protocol(_) | Failure::Claimed(_) => {
+            Termination::RulesInfraction
+        }
     }
+}
+
+/// The draw rule that ends the game of `moves` from `start` under the federation's draw
+/// rules (FMJD's 25 king moves and small-ending counts, which DXP engines follow), or under
+/// the game's own `rules`; None where neither does.
+fn federation_draw<R: Rules>(
+    start: Position<R>,
+    rules: GameRules,
+    moves: &[PlayedMove<R>],
+) -> Option<String> {
+    let federation = GameRules {
+        draws: crate::game::DrawRules::federation(R::VARIANT),
+        mandatory_capture: rules.mandatory_capture,
+    };
+    [federation, rules].into_iter().find_map(|rules| {
+        let mut game = Game::with_rules(start, rules);
+        for played in moves {
+            game.play(&played.mv).ok()?;
+        }
+        match game.verdict()? {
+            Verdict::Draw(why) => Some(why.to_string()),
+            Verdict::Win(..) => None,
+        }
+    })
 }
 
 /// The PDN result ([`crate::game::Outcome::pdn_result`]).
@@ -343,5 +395,97 @@ pub fn result_text<R: Rules>(result: GameResult) -> &'static str {
     match result {
         GameResult::Draw => crate::game::Outcome::Draw(String::new()).pdn_result::<R>(),
         GameResult::Win(side) => crate::game::Outcome::Win(side, "").pdn_result::<R>(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matchplay::player::Reply;
+    use crate::matchplay::tc::MoveLimit;
+    use crate::rules::International;
+
+    /// A player that never brings back a position it has played into (so no game repeats) nor
+    /// leaves its piece to be taken, and from the game's ply `claim`'s first on ends the game
+    /// with its second.
+    struct Claimant {
+        claim: Option<(u32, Claim)>,
+        seen: Vec<u64>,
+    }
+
+    impl Player<International> for Claimant {
+        fn new_game(&mut self, _: &Position<International>, _: Side) -> Result<(), Failure> {
+            Ok(())
+        }
+
+        fn go(
+            &mut self,
+            game: &Game<International>,
+            _: MoveLimit,
+            _: Duration,
+        ) -> Result<Reply<International>, Failure> {
+            if let Some((ply, claim)) = self.claim {
+                if game.moves().count() as u32 >= ply {
+                    return Err(Failure::Claimed(claim));
+                }
+            }
+            let legal = game.legal_moves();
+            let fresh = legal.as_slice().iter().find(|mv| {
+                let mut child = *game.position();
+                child.play(mv);
+                !self.seen.contains(&child.hash()) && !crate::movegen::has_capture(&child)
+            });
+            let mv = *fresh.ok_or_else(|| Failure::Protocol("no fresh move".into()))?;
+            let mut child = *game.position();
+            child.play(&mv);
+            self.seen.push(child.hash());
+            Ok(Reply { mv, score: None, depth: None })
+        }
+    }
+
+    /// A king against a king: White plays on, Black ends the game at its ply `ply` with
+    /// `claim`; under the sites' rules (120 plies) nothing ends it before.
+    fn claimed(ply: u32, claim: Claim) -> GameRecord<International> {
+        let start = crate::notation::fen::parse::<International>("W:WK46:BK45").unwrap();
+        let mut white = Claimant { claim: None, seen: Vec::new() };
+        let mut black = Claimant { claim: Some((ply, claim)), seen: Vec::new() };
+        let control = TimeControl::Depth(1);
+        let adjudication = Adjudication {
+            draw: None,
+            resign: None,
+            max_moves: None,
+            margin: Duration::from_millis(50),
+            no_clock_patience: Duration::from_secs(5),
+        };
+        play(
+            start,
+            GameRules::chosen::<International>(crate::game::rules::DrawRuleSet::Default, true),
+            Seat { player: &mut white, control },
+            Seat { player: &mut black, control },
+            &adjudication,
+            None,
+        )
+    }
+
+    /// FMJD's 5 moves for a king against a king (10 plies) bear out a draw claimed at ply 11;
+    /// one claimed at ply 3 is borne out by nothing and loses; a resignation loses.
+    #[test]
+    fn a_claim_stands_where_the_federation_rules_give_it() {
+        let drawn = claimed(11, Claim::Draw);
+        assert_eq!(drawn.result, GameResult::Draw, "{}", drawn.reason);
+        assert_eq!(drawn.termination, Termination::Adjudication);
+        assert_eq!(drawn.moves.len(), 11);
+        assert!(drawn.reason.contains("black claimed a draw: ") && drawn.reason.contains("FMJD"));
+        let early = claimed(3, Claim::Draw);
+        assert_eq!(early.result, GameResult::Win(Side::White), "{}", early.reason);
+        assert_eq!(early.termination, Termination::RulesInfraction);
+        assert_eq!(early.failed, Some(Side::Black));
+        let resigned = claimed(5, Claim::Resign);
+        assert_eq!(resigned.result, GameResult::Win(Side::White));
+        assert_eq!(resigned.termination, Termination::Normal);
+        assert_eq!(resigned.reason, "black resigned");
+        let won = claimed(13, Claim::Win);
+        assert_eq!(won.result, GameResult::Win(Side::White));
+        assert_eq!(won.termination, Termination::RulesInfraction);
     }
 }
