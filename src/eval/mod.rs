@@ -75,12 +75,6 @@ fn lent(variant: Variant) -> Option<(&'static [u8], Variant)> {
         // generation 2 with Scan's terms it replaced (-12.2 +- 23.8 Elo in 200 games): pool
         // keeps that one.
         Variant::Pool => Some((include_bytes!("weights/russian-2.dmw"), Variant::Russian)),
-        // International's generation 5 has not been played in Killer yet: Killer keeps the
-        // generation 4 it was measured with (+54.3 +- 47.8 Elo over generation 3) until a
-        // match shows the new one is not worse there.
-        Variant::Killer => {
-            Some((include_bytes!("weights/international-4.dmw"), Variant::International))
-        }
         _ => lender(variant).and_then(|lender| embedded(lender).map(|bytes| (bytes, lender))),
     }
 }
