@@ -299,27 +299,20 @@ pub fn play<'a, R: Rules>(
                 );
                 break forfeit(mover, Termination::TimeForfeit, why, moves);
             }
-            Err(Failure::Claimed(claim)) => {
-                break match claim {
-                    Claim::Resign => {
-                        let why = format!("{} resigned", side_name(mover));
-                        end(moves, GameResult::Win(!mover), Termination::Normal, why, None)
+            Err(Failure::Claimed(Claim::Resign)) => {
+                let why = format!("{} resigned", side_name(mover));
+                break end(moves, GameResult::Win(!mover), Termination::Normal, why, None);
+            }
+            // A win claim falls to the last arm: an infraction, like any other failure.
+            Err(Failure::Claimed(Claim::Draw)) => {
+                break match federation_draw(start, &rules, &moves) {
+                    Some(rule) => {
+                        let why = format!("{} claimed a draw: {rule}", side_name(mover));
+                        end(moves, GameResult::Draw, Termination::Adjudication, why, None)
                     }
-                    Claim::Draw => match federation_draw(start, rules.clone(), &moves) {
-                        Some(rule) => {
-                            let why = format!("{} claimed a draw: {rule}", side_name(mover));
-                            end(moves, GameResult::Draw, Termination::Adjudication, why, None)
-                        }
-                        None => {
-                            let why = "claimed a draw that neither the game's rules nor the \
-                                 federation's give"
-                                .to_string();
-                            forfeit(mover, Termination::RulesInfraction, why, moves)
-                        }
-                    },
-                    Claim::Win => {
-                        let failure = Failure::Claimed(claim);
-                        forfeit(mover, Termination::RulesInfraction, failure.to_string(), moves)
+                    None => {
+                        let why = "claimed a draw that the federation's rules do not give";
+                        forfeit(mover, Termination::RulesInfraction, why.to_string(), moves)
                     }
                 };
             }
@@ -367,27 +360,26 @@ fn termination_of(failure: &Failure) -> Termination {
 }
 
 /// The draw rule that ends the game of `moves` from `start` under the federation's draw
-/// rules (FMJD's 25 king moves and small-ending counts, which DXP engines follow), or under
-/// the game's own `rules`; None where neither does.
+/// rules (FMJD's 25 king moves and small-ending counts, which DXP engines follow); None where
+/// they do not. The game's own rules need no asking: a draw they give has already ended the
+/// game before the engine was asked to move.
 fn federation_draw<R: Rules>(
     start: Position<R>,
-    rules: GameRules,
+    rules: &GameRules,
     moves: &[PlayedMove<R>],
 ) -> Option<String> {
     let federation = GameRules {
         draws: crate::game::DrawRules::federation(R::VARIANT),
         mandatory_capture: rules.mandatory_capture,
     };
-    [federation, rules].into_iter().find_map(|rules| {
-        let mut game = Game::with_rules(start, rules);
-        for played in moves {
-            game.play(&played.mv).ok()?;
-        }
-        match game.verdict()? {
-            Verdict::Draw(why) => Some(why.to_string()),
-            Verdict::Win(..) => None,
-        }
-    })
+    let mut game = Game::with_rules(start, federation);
+    for played in moves {
+        game.play(&played.mv).ok()?;
+    }
+    match game.verdict()? {
+        Verdict::Draw(why) => Some(why.to_string()),
+        Verdict::Win(..) => None,
+    }
 }
 
 /// The PDN result ([`crate::game::Outcome::pdn_result`]).
