@@ -120,8 +120,9 @@ pub struct TrainArgs {
     #[arg(long)]
     pub compare: Option<PathBuf>,
     /// Dense terms not to learn (kept at zero), by name with dashes for spaces
-    /// (`first-king,balance,king-safe,king-exposed`), and `drawish` for no division of the
-    /// score for drawish material: to measure what a term is worth.
+    /// (`first-king,balance,king-safe,king-exposed`), `drawish` for no division of the
+    /// score for drawish material, `king-squares` for no king square table and `flanks` for
+    /// no flank regions: to measure what a term is worth.
     #[arg(long, value_delimiter = ',', value_name = "TERMS")]
     pub without: Vec<String>,
 }
@@ -284,31 +285,53 @@ fn read_data<R: Rules>(paths: &[PathBuf]) -> Result<Vec<datagen::Sample<R>>, Use
 
 /// The name `--without` takes for the division of drawish material.
 const DRAWISH: &str = "drawish";
+/// The name `--without` takes for the king square table.
+const KING_SQUARES: &str = "king-squares";
+/// The name `--without` takes for the flank regions.
+const FLANKS: &str = "flanks";
 
-/// Which dense terms to learn, all but those named in `without`, and whether to divide for
-/// drawish material (unless `without` names [`DRAWISH`]).
-fn learned_terms(
-    without: &[String],
-) -> Result<([bool; damas::eval::pattern::DENSE], bool), UserError> {
+/// What to learn: the dense terms, the drawish division, the king square table.
+#[derive(Debug)]
+struct Learned {
+    terms: [bool; damas::eval::pattern::DENSE],
+    drawish: bool,
+    king_squares: bool,
+    flanks: bool,
+}
+
+/// Everything but what `without` names: dense terms, [`DRAWISH`], [`KING_SQUARES`], [`FLANKS`].
+fn learned_terms(without: &[String]) -> Result<Learned, UserError> {
     let names = damas::eval::pattern::DENSE_NAMES;
-    let mut terms = [true; damas::eval::pattern::DENSE];
-    let mut drawish = true;
+    let mut learned = Learned {
+        terms: [true; damas::eval::pattern::DENSE],
+        drawish: true,
+        king_squares: true,
+        flanks: true,
+    };
     for name in without {
         if name == DRAWISH {
-            drawish = false;
+            learned.drawish = false;
+            continue;
+        }
+        if name == KING_SQUARES {
+            learned.king_squares = false;
+            continue;
+        }
+        if name == FLANKS {
+            learned.flanks = false;
             continue;
         }
         let index = names.iter().position(|known| known.replace(' ', "-") == *name);
         let index = index.ok_or_else(|| {
             let known: Vec<String> = names.iter().map(|n| n.replace(' ', "-")).collect();
             UserError(format!(
-                "no dense term `{name}`; the terms: {}, and {DRAWISH}",
+                "no dense term `{name}`; the terms: {}, and {DRAWISH}, {KING_SQUARES}, {FLANKS}",
                 known.join(", ")
             ))
         })?;
-        terms[index] = false;
+        learned.terms[index] = false;
     }
-    Ok((terms, drawish))
+    Ok(learned)
 }
 
 fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
@@ -317,7 +340,7 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         return Err(UserError("no positions to train on".into()));
     }
     let classic = damas::eval::params::weights::<R>();
-    let (terms, drawish) = learned_terms(&args.without)?;
+    let Learned { terms, drawish, king_squares, flanks } = learned_terms(&args.without)?;
     let settings = damas::train::trainer::Settings {
         epochs: args.epochs,
         lambda: args.lambda.clamp(0.0, 1.0),
@@ -329,6 +352,8 @@ fn train<R: Rules>(args: &TrainArgs) -> Result<(), UserError> {
         start_material: (classic.man, classic.king),
         terms,
         drawish,
+        king_squares,
+        flanks,
     };
     let compare = match &args.compare {
         Some(path) => {
@@ -404,13 +429,15 @@ mod tests {
     #[test]
     fn without_names_dense_terms_and_the_drawish_division() {
         let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect::<Vec<_>>();
-        let (terms, drawish) = learned_terms(&[]).unwrap();
-        assert!(terms.iter().all(|&learned| learned) && drawish);
-        let (terms, drawish) = learned_terms(&names(&["balance", "drawish"])).unwrap();
+        let all = learned_terms(&[]).unwrap();
+        assert!(all.terms.iter().all(|&learned| learned) && all.drawish && all.king_squares);
+        let some = learned_terms(&names(&["balance", "drawish"])).unwrap();
         let balance = damas::eval::pattern::DENSE_NAMES.iter().position(|n| *n == "balance");
-        assert_eq!(terms.iter().filter(|&&learned| !learned).count(), 1);
-        assert!(!terms[balance.unwrap()] && !drawish);
+        assert_eq!(some.terms.iter().filter(|&&learned| !learned).count(), 1);
+        assert!(!some.terms[balance.unwrap()] && !some.drawish && some.king_squares);
+        let plain = learned_terms(&names(&["king-squares", "flanks"])).unwrap();
+        assert!(!plain.king_squares && !plain.flanks && plain.drawish);
         let error = learned_terms(&names(&["king-exposed", "mobility"])).unwrap_err();
-        assert!(error.0.contains("`mobility`") && error.0.contains("drawish"), "{}", error.0);
+        assert!(error.0.contains("`mobility`") && error.0.contains("king-squares"), "{}", error.0);
     }
 }

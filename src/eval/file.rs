@@ -11,9 +11,12 @@
 //! | 4 | regions `r` |
 //! | 4 | patterns per region (6561) |
 //! | 4 | dense terms `d` |
-//! | 4 | flags: bit 0, the score is divided for drawish material; no other bit is set |
+//! | 4 | flags: bit 0, the score is divided for drawish material; bit 1, a king square table follows the dense terms; bit 2, flank regions; no other bit is set |
+//! | 8 | with flag bit 2: flank regions `f`, patterns per flank region (19683) |
 //! | `r` × 6561 × 4 | per region, per pattern: opening weight (i16), endgame weight (i16) |
+//! | `f` × 19683 × 4 | per flank region, per pattern: the same |
 //! | `d` × 8 | per dense term: opening weight (i32), endgame weight (i32) |
+//! | 4 + `s` × 4 | with flag bit 1: squares `s`, then per square opening and endgame weights (i16) |
 //! | 8 | checksum: 64-bit FNV-1a of every byte before it |
 //!
 //! A file with fewer dense terms than this build has (3, the first files' man, king and tempo)
@@ -27,7 +30,9 @@
 //! Depends on `pattern` and the rule-set names; reads and writes bytes only (the callers do the
 //! file I/O).
 
-use super::pattern::{DENSE, FIRST_DENSE, Fnv, PATTERNS, PatternWeights};
+use super::pattern::{
+    DENSE, FIRST_DENSE, FLANK_PATTERNS, Fnv, MAX_FLANKS, PATTERNS, PatternWeights,
+};
 use crate::rules::Variant;
 
 /// The first bytes of a weight file.
@@ -36,6 +41,12 @@ pub const MAGIC: &[u8; 8] = b"DAMASEVW";
 pub const VERSION: u32 = 2;
 /// The flag of weights whose score is divided for drawish material.
 const DRAWISH: u32 = 1;
+/// The flag of weights with a king square table.
+const KING_SQUARES: u32 = 2;
+/// The flag of weights with flank regions.
+const FLANKS: u32 = 4;
+/// The most squares of any board (12x12's 72), with room.
+const MAX_SQUARES: usize = 128;
 
 /// The bytes of a weight file holding `weights`.
 pub fn write(weights: &PatternWeights) -> Vec<u8> {
@@ -49,7 +60,14 @@ pub fn write(weights: &PatternWeights) -> Vec<u8> {
     out.extend_from_slice(&(weights.regions as u32).to_le_bytes());
     out.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
     out.extend_from_slice(&(weights.dense_terms as u32).to_le_bytes());
-    out.extend_from_slice(&(if weights.drawish { DRAWISH } else { 0 }).to_le_bytes());
+    let flags = if weights.drawish { DRAWISH } else { 0 }
+        | if weights.king_squares.is_empty() { 0 } else { KING_SQUARES }
+        | if weights.flanks == 0 { 0 } else { FLANKS };
+    out.extend_from_slice(&flags.to_le_bytes());
+    if weights.flanks > 0 {
+        out.extend_from_slice(&(weights.flanks as u32).to_le_bytes());
+        out.extend_from_slice(&(FLANK_PATTERNS as u32).to_le_bytes());
+    }
     for pair in &weights.table {
         out.extend_from_slice(&pair[0].to_le_bytes());
         out.extend_from_slice(&pair[1].to_le_bytes());
@@ -57,6 +75,13 @@ pub fn write(weights: &PatternWeights) -> Vec<u8> {
     for pair in &weights.dense[..weights.dense_terms] {
         out.extend_from_slice(&pair[0].to_le_bytes());
         out.extend_from_slice(&pair[1].to_le_bytes());
+    }
+    if !weights.king_squares.is_empty() {
+        out.extend_from_slice(&(weights.king_squares.len() as u32).to_le_bytes());
+        for pair in &weights.king_squares {
+            out.extend_from_slice(&pair[0].to_le_bytes());
+            out.extend_from_slice(&pair[1].to_le_bytes());
+        }
     }
     let mut hash = Fnv::new();
     hash.add(&out);
@@ -101,7 +126,7 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
     } else {
         0
     };
-    if flags & !DRAWISH != 0 {
+    if flags & !(DRAWISH | KING_SQUARES | FLANKS) != 0 {
         return Err(format!("the weight file has flags {flags:#x} this build does not know"));
     }
     if patterns != PATTERNS
@@ -115,16 +140,37 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
             super::pattern::MAX_REGIONS
         ));
     }
+    let flanks = if flags & FLANKS != 0 {
+        let (flanks, patterns) = (reader.u32()? as usize, reader.u32()? as usize);
+        if flanks == 0 || flanks > MAX_FLANKS || patterns != FLANK_PATTERNS {
+            return Err(format!(
+                "the weight file has {flanks} flank regions of {patterns} patterns; this build \
+                 reads 1 to {MAX_FLANKS} of {FLANK_PATTERNS}"
+            ));
+        }
+        flanks
+    } else {
+        0
+    };
+    let entries = regions * PATTERNS + flanks * FLANK_PATTERNS;
     let mut table = Vec::new();
-    table.try_reserve_exact(regions * PATTERNS).map_err(|e| e.to_string())?;
-    for _ in 0..regions * PATTERNS {
-        let pair = reader.take(4)?;
-        table
-            .push([i16::from_le_bytes([pair[0], pair[1]]), i16::from_le_bytes([pair[2], pair[3]])]);
+    table.try_reserve_exact(entries).map_err(|e| e.to_string())?;
+    for _ in 0..entries {
+        table.push(reader.i16_pair()?);
     }
     let mut dense_weights = [[0; 2]; DENSE];
     for pair in &mut dense_weights[..dense] {
         *pair = [reader.u32()? as i32, reader.u32()? as i32];
+    }
+    let mut king_squares = Vec::new();
+    if flags & KING_SQUARES != 0 {
+        let squares = reader.u32()? as usize;
+        if squares == 0 || squares > MAX_SQUARES {
+            return Err(format!("the weight file has a king square table of {squares} squares"));
+        }
+        for _ in 0..squares {
+            king_squares.push(reader.i16_pair()?);
+        }
     }
     if reader.at != body.len() {
         return Err("the weight file has bytes past its weights".into());
@@ -133,10 +179,12 @@ pub fn read(bytes: &[u8]) -> Result<PatternWeights, String> {
         variant,
         feature_set,
         regions,
+        flanks,
         table,
         dense: dense_weights,
         dense_terms: dense,
         drawish: flags & DRAWISH != 0,
+        king_squares,
     })
 }
 
@@ -152,6 +200,11 @@ impl<'a> Reader<'a> {
         let slice = &self.bytes[self.at..end];
         self.at = end;
         Ok(slice)
+    }
+
+    fn i16_pair(&mut self) -> Result<[i16; 2], String> {
+        let pair = self.take(4)?;
+        Ok([i16::from_le_bytes([pair[0], pair[1]]), i16::from_le_bytes([pair[2], pair[3]])])
     }
 
     fn u32(&mut self) -> Result<u32, String> {
@@ -181,6 +234,17 @@ mod tests {
             let weights = PatternWeights { drawish, ..sample() };
             let bytes = write(&weights);
             assert_eq!(read(&bytes).unwrap(), weights);
+            let king_squares = (0..32).map(|square| [square * 3 - 40, 7 - square]).collect();
+            let with_kings = PatternWeights { king_squares, ..weights };
+            let bytes_with_kings = write(&with_kings);
+            assert_eq!(bytes_with_kings.len(), bytes.len() + 4 + 32 * 4);
+            assert_eq!(read(&bytes_with_kings).unwrap(), with_kings);
+            let mut with_flanks = PatternWeights { flanks: 4, ..with_kings };
+            with_flanks.table.extend((0..4 * FLANK_PATTERNS).map(|i| [(i % 999) as i16, -3]));
+            let bytes_with_flanks = write(&with_flanks);
+            let added = 8 + 4 * FLANK_PATTERNS * 4;
+            assert_eq!(bytes_with_flanks.len(), bytes_with_kings.len() + added);
+            assert_eq!(read(&bytes_with_flanks).unwrap(), with_flanks);
         }
     }
 
@@ -225,9 +289,9 @@ mod tests {
         let mut body = write(&weights);
         body.truncate(body.len() - 8);
         let flags_at = body.len() - DENSE * 8 - weights.table.len() * 4 - 4;
-        body[flags_at] |= 2;
+        body[flags_at] |= 8;
         let error = read(&sealed(body)).unwrap_err();
-        assert!(error.contains("flags 0x3"), "{error}");
+        assert!(error.contains("flags 0x9"), "{error}");
     }
 
     #[test]

@@ -75,6 +75,15 @@ fn lent(variant: Variant) -> Option<(&'static [u8], Variant)> {
         // generation 2 with Scan's terms it replaced (-12.2 +- 23.8 Elo in 200 games): pool
         // keeps that one.
         Variant::Pool => Some((include_bytes!("weights/russian-2.dmw"), Variant::Russian)),
+        // The weights with Scan's flank regions and king square table (International's and
+        // Spanish's last generations trained again, English's generation 4) have not been
+        // played in Killer, Portuguese and Italian yet: they keep the generations before
+        // until their matches.
+        Variant::Killer => {
+            Some((include_bytes!("weights/international-5.dmw"), Variant::International))
+        }
+        Variant::Portuguese => Some((include_bytes!("weights/spanish-3.dmw"), Variant::Spanish)),
+        Variant::Italian => Some((include_bytes!("weights/english-3.dmw"), Variant::English)),
         _ => lender(variant).and_then(|lender| embedded(lender).map(|bytes| (bytes, lender))),
     }
 }

@@ -14,10 +14,17 @@
 //! rank) that no hand-set term describes. Windows overlap so that every pair of neighbouring
 //! squares shares one.
 //!
+//! **Flank regions.** Weights may add Scan 2.0's four 9-square regions on diagonal boards
+//! ([`Layout::with_flanks`]): the three outer columns of the six rows from either edge, left
+//! and right, each with 3^9 = 19683 patterns. They see a flank from the back rank to past the
+//! centre, where the windows see four rows at most.
+//!
 //! **Terms besides the patterns:** men and kings of each side (material), and a tempo bonus
 //! for the side to move; since International's generation 4 also four of Scan 2.0's terms (a
 //! first king, the left-right balance of the men, the kings' safe and exposed squares, see
-//! [`DENSE`]). Every weight has an opening and an endgame value; the score is
+//! [`DENSE`]), and in weights that have it a king square table, one weight a square seen from
+//! the king's owner, one table for both colours as Scan's. Every weight has an opening and an
+//! endgame value; the score is
 //! `(opening * pieces + endgame * (start pieces - pieces)) / start pieces`, so the blend moves
 //! from the opening set to the endgame set as pieces come off. With those weights, in rule sets
 //! with flying kings, the score of a side ahead is then divided where the material is drawish
@@ -66,6 +73,14 @@ pub const PATTERNS: usize = 6561;
 pub const MAX_REGIONS: usize = 25;
 /// Most regions a square is in.
 const MAX_SHARING: usize = 4;
+/// Squares in a flank region (Scan 2.0's 9-square regions): three columns of six rows.
+pub const FLANK_SQUARES: usize = 9;
+/// Patterns of one flank region: 3^9.
+pub const FLANK_PATTERNS: usize = 19683;
+/// Flank regions of a diagonal board: left and right, at the top and at the bottom.
+pub const MAX_FLANKS: usize = 4;
+/// Most flank regions a square is in (on 8x8 the top and bottom ones overlap).
+const MAX_FLANK_SHARING: usize = 2;
 /// The terms beside the patterns, each White's minus Black's: men, kings, tempo (+1 with White
 /// to move, -1 with Black), a first king (1 for a side with any king: the first king of a
 /// flying-king game is worth more than the next ones), balance (the lopsidedness of the other
@@ -87,6 +102,12 @@ pub struct Layout<R: Rules> {
     /// Per bit index: the regions the square is in and its power of three in each; unused
     /// slots point at a spare index slot past the last region, so the loop has no branch.
     places: Vec<[(u8, u16); MAX_SHARING]>,
+    /// The flank regions' squares (none in a layout without them), whose pattern indices come
+    /// after the windows' in [`Patterns`].
+    flanks: Vec<[u32; FLANK_SQUARES]>,
+    /// Per bit index: the pattern slots of the flank regions the square is in, and its power
+    /// of three there; unused places point at the spare slot.
+    flank_places: Vec<[(u8, u16); MAX_FLANK_SHARING]>,
     /// Pieces at the start of a game.
     start_pieces: u32,
     /// Per bit of a column number, the squares whose column has it: Σ column x men is four
@@ -94,6 +115,10 @@ pub struct Layout<R: Rules> {
     column_bits: [Bits<R>; 4],
     /// The same sums a board row at a time, where the board allows (see [`RowTables`]).
     rows: Option<RowTables>,
+    /// Per bit index: the slot of a White king there in the king square table, and of a Black
+    /// king (the square the board's half turn takes it to: one table serves both colours, as
+    /// Scan's does).
+    king_slots: Vec<[u16; 2]>,
     rules: PhantomData<R>,
 }
 
@@ -122,9 +147,10 @@ const ROW_RUN: usize = 8;
 /// Padded sums: the run of the last row ends within this.
 const PADDED: usize = 32;
 
-/// The pattern index of each region (only the first [`Layout::regions`] are used; the last
-/// slot is the spare that squares in fewer than four regions point their unused places at).
-pub type Patterns = [u16; MAX_REGIONS + 1];
+/// The pattern index of each region, then of each flank region (only the first
+/// [`Layout::slots`] are used; the last is the spare that squares in fewer regions point their
+/// unused places at).
+pub type Patterns = [u16; MAX_REGIONS + MAX_FLANKS + 1];
 
 /// What the evaluation reads of a position: the pattern of every region, the dense terms
 /// (White's view), the number of pieces on the board and how drawish the material is.
@@ -168,8 +194,18 @@ impl<R: Rules> Default for Layout<R> {
 }
 
 impl<R: Rules> Layout<R> {
-    /// The regions of `R`'s board.
+    /// The regions of `R`'s board, without the flank regions.
     pub fn new() -> Self {
+        Self::build(false)
+    }
+
+    /// The regions of `R`'s board and, on diagonal boards, the four flank regions (Scan
+    /// 2.0's 9-square regions: the three outer columns of the six rows from either edge).
+    pub fn with_flanks() -> Self {
+        Self::build(true)
+    }
+
+    fn build(flanked: bool) -> Self {
         let (height, width, row_step) = if R::Geo::ORTHOGONAL { (2, 4, 1) } else { (4, 4, 2) };
         let column_step = 2;
         let mut regions = Vec::new();
@@ -189,7 +225,22 @@ impl<R: Rules> Layout<R> {
             top += row_step;
         }
         debug_assert!(regions.len() <= MAX_REGIONS);
-        let spare = regions.len() as u8;
+        let mut flanks = Vec::new();
+        if flanked && !R::Geo::ORTHOGONAL && R::Geo::ROWS >= 6 && R::Geo::COLUMNS >= 6 {
+            let (rows, columns) = (R::Geo::ROWS, R::Geo::COLUMNS);
+            for top in [0, rows - 6] {
+                for left in [0, columns - 3] {
+                    let squares: Vec<u32> = (top..top + 6)
+                        .flat_map(|row| (left..left + 3).filter_map(move |c| R::Geo::at(row, c)))
+                        .collect();
+                    let mut flank = [0; FLANK_SQUARES];
+                    flank.copy_from_slice(&squares[..FLANK_SQUARES]);
+                    debug_assert_eq!(squares.len(), FLANK_SQUARES);
+                    flanks.push(flank);
+                }
+            }
+        }
+        let spare = (regions.len() + flanks.len()) as u8;
         let bits = (0..R::Geo::SQUARES).map(R::Geo::bit).max().unwrap_or(0) as usize + 1;
         let mut places = vec![[(spare, 0u16); MAX_SHARING]; bits];
         for (index, region) in regions.iter().enumerate() {
@@ -198,6 +249,17 @@ impl<R: Rules> Layout<R> {
                 let slots = &mut places[R::Geo::bit(square) as usize];
                 if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
                     *slot = (index as u8, power);
+                }
+                power *= 3;
+            }
+        }
+        let mut flank_places = vec![[(spare, 0u16); MAX_FLANK_SHARING]; bits];
+        for (index, flank) in flanks.iter().enumerate() {
+            let mut power = 1u16;
+            for &square in flank {
+                let slots = &mut flank_places[R::Geo::bit(square) as usize];
+                if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
+                    *slot = ((regions.len() + index) as u8, power);
                 }
                 power *= 3;
             }
@@ -213,12 +275,59 @@ impl<R: Rules> Layout<R> {
                 }
             }
         }
-        Layout { regions, places, start_pieces, column_bits, rows, rules: PhantomData }
+        let mut king_slots = vec![[0u16; 2]; bits];
+        for square in 0..R::Geo::SQUARES {
+            let bit = R::Geo::bit(square);
+            let turned = R::Geo::square(Position::<R>::turned_bit(bit));
+            king_slots[bit as usize] = [square as u16, turned as u16];
+        }
+        Layout {
+            regions,
+            places,
+            flanks,
+            flank_places,
+            start_pieces,
+            column_bits,
+            rows,
+            king_slots,
+            rules: PhantomData,
+        }
     }
 
-    /// Number of regions.
+    /// Number of regions (the 8-square windows).
     pub fn regions(&self) -> usize {
         self.regions.len()
+    }
+
+    /// Number of flank regions.
+    pub fn flanks(&self) -> usize {
+        self.flanks.len()
+    }
+
+    /// Pattern indices a position has: the regions' then the flank regions'.
+    pub fn slots(&self) -> usize {
+        self.regions.len() + self.flanks.len()
+    }
+
+    /// Where slot `slot`'s weights start in a table of the layout's patterns.
+    #[inline(always)]
+    pub fn table_offset(&self, slot: usize) -> usize {
+        let regions = self.regions.len();
+        if slot < regions {
+            slot * PATTERNS
+        } else {
+            regions * PATTERNS + (slot - regions) * FLANK_PATTERNS
+        }
+    }
+
+    /// Weights in a table of the layout's patterns.
+    pub fn table_len(&self) -> usize {
+        self.table_offset(self.slots())
+    }
+
+    /// The squares of each flank region.
+    pub fn flank_squares(&self) -> &[[u32; FLANK_SQUARES]] {
+        &self.flanks
     }
 
     /// The squares of each region.
@@ -229,6 +338,21 @@ impl<R: Rules> Layout<R> {
     /// Pieces at the start of a game.
     pub fn start_pieces(&self) -> u32 {
         self.start_pieces
+    }
+
+    /// Slots of the king square table: one per square.
+    pub fn king_squares(&self) -> usize {
+        R::Geo::SQUARES as usize
+    }
+
+    /// The king square table's slots of `position`'s kings with their signs: +1 for a White
+    /// king (the slot of its square), -1 for a Black one (the slot of its square turned).
+    #[inline(always)]
+    pub fn king_entries(&self, position: &Position<R>) -> impl Iterator<Item = (u16, i8)> + '_ {
+        let kings = position.kings();
+        let white = (position.pieces(Side::White) & kings).iter().map(|bit| (bit, 0, 1));
+        let black = (position.pieces(Side::Black) & kings).iter().map(|bit| (bit, 1, -1));
+        white.chain(black).map(|(bit, colour, sign)| (self.king_slots[bit as usize][colour], sign))
     }
 
     /// The pattern index of every region, from White's and Black's men.
@@ -247,10 +371,25 @@ impl<R: Rules> Layout<R> {
                 *sum += add;
             }
         }
-        let mut patterns = [0u16; MAX_REGIONS + 1];
+        let mut patterns = [0u16; MAX_REGIONS + MAX_FLANKS + 1];
         let regions = self.regions.len();
         patterns[..regions].copy_from_slice(&padded[tables.windows..tables.windows + regions]);
+        if !self.flanks.is_empty() {
+            self.add_flanks(&mut patterns, white_men, black_men);
+        }
         patterns
+    }
+
+    /// Adds the flank regions' digits of `white_men` and `black_men` to `patterns`.
+    #[inline(always)]
+    fn add_flanks(&self, patterns: &mut Patterns, white_men: Bits<R>, black_men: Bits<R>) {
+        for (men, digit) in [(white_men, 1u16), (black_men, 2u16)] {
+            for bit in men.iter() {
+                for &(slot, power) in &self.flank_places[bit as usize] {
+                    patterns[slot as usize] += digit * power;
+                }
+            }
+        }
     }
 
     /// The pattern indices of a position whose men are `after`, from `patterns`, those of a
@@ -267,16 +406,29 @@ impl<R: Rules> Layout<R> {
         // Indices are sums of digits times powers of three; wrapping arithmetic lets a removal
         // come before the addition that keeps the sum in range.
         for (was, is, digit) in [(before.0, after.0, 1u16), (before.1, after.1, 2u16)] {
+            let flanked = !self.flanks.is_empty();
             for bit in (was & !is).iter() {
                 for &(region, power) in &self.places[bit as usize] {
                     let slot = &mut patterns[region as usize];
                     *slot = slot.wrapping_sub(digit * power);
+                }
+                if flanked {
+                    for &(region, power) in &self.flank_places[bit as usize] {
+                        let slot = &mut patterns[region as usize];
+                        *slot = slot.wrapping_sub(digit * power);
+                    }
                 }
             }
             for bit in (is & !was).iter() {
                 for &(region, power) in &self.places[bit as usize] {
                     let slot = &mut patterns[region as usize];
                     *slot = slot.wrapping_add(digit * power);
+                }
+                if flanked {
+                    for &(region, power) in &self.flank_places[bit as usize] {
+                        let slot = &mut patterns[region as usize];
+                        *slot = slot.wrapping_add(digit * power);
+                    }
                 }
             }
         }
@@ -293,7 +445,7 @@ impl<R: Rules> Layout<R> {
     /// are built from and tested against.
     #[inline(always)]
     pub fn patterns_by_man(&self, white_men: Bits<R>, black_men: Bits<R>) -> Patterns {
-        let mut patterns = [0u16; MAX_REGIONS + 1];
+        let mut patterns = [0u16; MAX_REGIONS + MAX_FLANKS + 1];
         for bit in white_men.iter() {
             for &(region, power) in &self.places[bit as usize] {
                 patterns[region as usize] += power;
@@ -303,6 +455,9 @@ impl<R: Rules> Layout<R> {
             for &(region, power) in &self.places[bit as usize] {
                 patterns[region as usize] += 2 * power;
             }
+        }
+        if !self.flanks.is_empty() {
+            self.add_flanks(&mut patterns, white_men, black_men);
         }
         patterns
     }
@@ -378,6 +533,15 @@ impl<R: Rules> Layout<R> {
                 hash.add(&square.to_le_bytes());
             }
         }
+        // Layouts without flank regions keep the identity they had before there were any.
+        if !self.flanks.is_empty() {
+            hash.add(&[FLANK_SQUARES as u8]);
+            for flank in &self.flanks {
+                for square in flank {
+                    hash.add(&square.to_le_bytes());
+                }
+            }
+        }
         hash.value() as u32
     }
 }
@@ -391,7 +555,10 @@ pub struct PatternWeights {
     pub feature_set: u32,
     /// Regions.
     pub regions: usize,
-    /// Per region and pattern (region-major), the opening and endgame weights.
+    /// Flank regions (0 in weights made without them).
+    pub flanks: usize,
+    /// Per region and pattern (region-major), then per flank region and pattern, the opening
+    /// and endgame weights.
     pub table: Vec<[i16; 2]>,
     /// The dense terms' opening and endgame weights.
     pub dense: [[i32; 2]; DENSE],
@@ -403,6 +570,10 @@ pub struct PatternWeights {
     /// match). It helps International's and Spanish's, and hurts Turkish's, whose kings move
     /// along lines and columns.
     pub drawish: bool,
+    /// The king square table, an opening and an endgame weight per square seen from the
+    /// king's owner ([`Layout::king_entries`]): Scan 2.0's king position term. Empty in weights
+    /// made without it, which evaluate as before.
+    pub king_squares: Vec<[i16; 2]>,
 }
 
 impl PatternWeights {
@@ -413,10 +584,12 @@ impl PatternWeights {
             variant: R::VARIANT,
             feature_set: layout.feature_set(),
             regions: layout.regions(),
+            flanks: 0,
             table: vec![[0, 0]; layout.regions() * PATTERNS],
             dense: [[man, man], [king, king], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
             dense_terms: DENSE,
             drawish: true,
+            king_squares: Vec::new(),
         }
     }
 }
@@ -449,7 +622,8 @@ impl<R: Rules> Pattern<R> {
     /// # Errors
     /// The weights are not `lender`'s, or index another feature set than `R`'s.
     pub fn with_lender(weights: PatternWeights, lender: Variant) -> Result<Self, Mismatch> {
-        let layout = Layout::<R>::new();
+        let layout =
+            if weights.flanks > 0 { Layout::<R>::with_flanks() } else { Layout::<R>::new() };
         if weights.variant != lender {
             return Err(Mismatch(format!(
                 "the weights are for {}, not {}",
@@ -459,7 +633,10 @@ impl<R: Rules> Pattern<R> {
         }
         if weights.feature_set != layout.feature_set()
             || weights.regions != layout.regions()
-            || weights.table.len() != layout.regions() * PATTERNS
+            || weights.flanks != layout.flanks()
+            || weights.table.len() != layout.table_len()
+            || !(weights.king_squares.is_empty()
+                || weights.king_squares.len() == layout.king_squares())
         {
             return Err(Mismatch(format!(
                 "the weights are for another feature set ({:08x}, this build reads {:08x})",
@@ -506,18 +683,41 @@ impl<R: Rules> Pattern<R> {
         let weights = &*self.weights;
         let features =
             self.layout.features_with(position, *patterns, weights.dense_terms, weights.drawish);
-        let white = self.score_white(&features);
+        let mut kings = [0i32; 2];
+        if !weights.king_squares.is_empty() && position.kings().any() {
+            for (slot, sign) in self.layout.king_entries(position) {
+                let [o, e] = weights.king_squares[slot as usize];
+                kings[0] += i32::from(sign) * i32::from(o);
+                kings[1] += i32::from(sign) * i32::from(e);
+            }
+        }
+        let white = self.score_white_with(&features, kings);
         if position.side_to_move() == Side::White { white } else { -white }
     }
 
-    /// The score of `features` from White's side.
+    /// The score of `features` from White's side (no king square table).
     #[inline(always)]
     pub fn score_white(&self, features: &Features) -> i32 {
+        self.score_white_with(features, [0, 0])
+    }
+
+    /// The score of `features` and `kings`, the king square table's opening and endgame sums,
+    /// from White's side.
+    #[inline(always)]
+    fn score_white_with(&self, features: &Features, kings: [i32; 2]) -> i32 {
         let weights = &*self.weights;
-        let (mut opening, mut endgame) = (0i32, 0i32);
+        let [mut opening, mut endgame] = kings;
         let regions = weights.regions;
         for (region, &pattern) in features.patterns[..regions].iter().enumerate() {
             let [o, e] = weights.table[region * PATTERNS + pattern as usize];
+            opening += o as i32;
+            endgame += e as i32;
+        }
+        let flanks = &weights.table[regions * PATTERNS..];
+        for (flank, &pattern) in
+            features.patterns[regions..regions + weights.flanks].iter().enumerate()
+        {
+            let [o, e] = flanks[flank * FLANK_PATTERNS + pattern as usize];
             opening += o as i32;
             endgame += e as i32;
         }
@@ -604,7 +804,10 @@ mod tests {
     #[test]
     fn row_tables_equal_the_sums_by_man() {
         fn check<R: Rules>() {
-            let layout = Layout::<R>::new();
+            check_reading(&Layout::<R>::new());
+            check_reading(&Layout::<R>::with_flanks());
+        }
+        fn check_reading<R: Rules>(layout: &Layout<R>) {
             let diagonal = !R::Geo::ORTHOGONAL && R::Geo::COLUMNS <= 10;
             assert_eq!(layout.rows.is_some(), diagonal, "{}", R::VARIANT.name());
             let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ u64::from(R::Geo::SQUARES);
@@ -675,9 +878,9 @@ mod tests {
     fn reference_score<R: Rules>(pattern: &Pattern<R>, position: &Position<R>) -> i32 {
         let weights = pattern.weights();
         let (mut opening, mut endgame) = (0, 0);
-        for (index, region) in pattern.layout().region_squares().iter().enumerate() {
+        let code = |squares: &[u32]| {
             let mut code = 0usize;
-            for &square in region.iter().rev() {
+            for &square in squares.iter().rev() {
                 let digit = match position.piece_at(R::Geo::bit(square)) {
                     Some((Side::White, crate::board::types::Piece::Man)) => 1,
                     Some((Side::Black, crate::board::types::Piece::Man)) => 2,
@@ -685,7 +888,16 @@ mod tests {
                 };
                 code = code * 3 + digit;
             }
-            let [o, e] = weights.table[index * PATTERNS + code];
+            code
+        };
+        for (index, region) in pattern.layout().region_squares().iter().enumerate() {
+            let [o, e] = weights.table[index * PATTERNS + code(region)];
+            opening += o as i32;
+            endgame += e as i32;
+        }
+        let flanks_at = weights.regions * PATTERNS;
+        for (index, flank) in pattern.layout().flank_squares().iter().enumerate() {
+            let [o, e] = weights.table[flanks_at + index * FLANK_PATTERNS + code(flank)];
             opening += o as i32;
             endgame += e as i32;
         }
@@ -718,6 +930,26 @@ mod tests {
         for (term, value) in values.into_iter().enumerate() {
             opening += weights.dense[term][0] * value;
             endgame += weights.dense[term][1] * value;
+        }
+        // The king square table: a Black king reads the slot of the square a half turn of
+        // the board takes it to, counted from the top row as White's from the bottom.
+        if !weights.king_squares.is_empty() {
+            for square in 0..R::Geo::SQUARES {
+                let bit = R::Geo::bit(square);
+                let (row, column) = R::Geo::coords(square);
+                let (slot, sign) = match position.piece_at(bit) {
+                    Some((Side::White, crate::board::types::Piece::King)) => (square, 1),
+                    Some((Side::Black, crate::board::types::Piece::King)) => {
+                        let turned =
+                            R::Geo::at(R::Geo::ROWS - 1 - row, R::Geo::COLUMNS - 1 - column);
+                        (turned.expect("boards are symmetric under a half turn"), -1)
+                    }
+                    _ => continue,
+                };
+                let [o, e] = weights.king_squares[slot as usize];
+                opening += sign * i32::from(o);
+                endgame += sign * i32::from(e);
+            }
         }
         let start = pattern.layout().start_pieces() as i32;
         let pieces = position.occupied().count() as i32;
@@ -779,8 +1011,13 @@ mod tests {
         (safe, exposed)
     }
 
+    /// Random weights for `R`'s layout with the flank regions (none on Turkish's board).
     fn random_weights<R: Rules>(seed: u64) -> Pattern<R> {
         let mut weights = PatternWeights::material_only::<R>(100, 250);
+        let layout = Layout::<R>::with_flanks();
+        weights.feature_set = layout.feature_set();
+        weights.flanks = layout.flanks();
+        weights.table.resize(layout.table_len(), [0, 0]);
         let mut state = seed;
         for pair in &mut weights.table {
             state = crate::matchplay::openings::next_random(state);
@@ -791,6 +1028,12 @@ mod tests {
         weights.dense[4] = [-3, 2];
         weights.dense[5] = [5, 11];
         weights.dense[6] = [-7, -13];
+        weights.king_squares = (0..Layout::<R>::new().king_squares())
+            .map(|slot| {
+                state = crate::matchplay::openings::next_random(state ^ slot as u64);
+                [(state >> 40) as i16 % 30, (state >> 20) as i16 % 30]
+            })
+            .collect();
         Pattern::new(weights).unwrap()
     }
 
@@ -900,6 +1143,42 @@ mod tests {
         }
     }
 
+    /// The flank regions: four of nine distinct squares on every diagonal board, each the
+    /// three outer columns of six edge rows; none on Turkish's; and another feature set.
+    #[test]
+    fn flank_regions_are_nine_squares_at_the_edges() {
+        fn check<R: Rules>() {
+            let layout = Layout::<R>::with_flanks();
+            let name = R::VARIANT.name();
+            if R::Geo::ORTHOGONAL {
+                assert_eq!(layout.flanks(), 0, "{name}");
+                return;
+            }
+            assert_eq!(layout.flanks(), MAX_FLANKS, "{name}");
+            assert_ne!(layout.feature_set(), Layout::<R>::new().feature_set(), "{name}");
+            for flank in layout.flank_squares() {
+                let mut sorted = flank.to_vec();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), FLANK_SQUARES, "{name}");
+                for &square in flank {
+                    let (row, column) = R::Geo::coords(square);
+                    let edge_row = row < 6 || row >= R::Geo::ROWS - 6;
+                    let edge_column = column < 3 || column >= R::Geo::COLUMNS - 3;
+                    assert!(edge_row && edge_column, "{name}: square {square}");
+                }
+            }
+        }
+        for &variant in Variant::ALL {
+            crate::with_variant!(variant, R => check::<R>());
+        }
+        // International's top-left flank region is Scan's first: 1, 6, 7, 11, 16, 17, 21, 26, 27.
+        let layout = Layout::<International>::with_flanks();
+        let mut first: Vec<u32> = layout.flank_squares()[0].iter().map(|s| s + 1).collect();
+        first.sort_unstable();
+        assert_eq!(first, [1, 6, 7, 11, 16, 17, 21, 26, 27]);
+    }
+
     #[test]
     fn regions_cover_every_board() {
         check_layout::<English>(9);
@@ -914,6 +1193,30 @@ mod tests {
         assert!(Pattern::<English>::new(weights.clone()).is_ok());
         let error = Pattern::<International>::new(weights).unwrap_err();
         assert!(error.0.contains("english"), "{}", error.0);
+    }
+
+    /// One king square table serves both colours: a position and its colour-flipped twin
+    /// score the same, and a king on a square its table favours scores that much more.
+    #[test]
+    fn the_king_square_table_is_the_same_for_both_colours() {
+        fn check<R: Rules>(fen: &str, square: u32) {
+            let mut weights = PatternWeights::material_only::<R>(100, 250);
+            let layout = Layout::<R>::new();
+            weights.king_squares =
+                (0..layout.king_squares()).map(|slot| [slot as i16, 2 * slot as i16]).collect();
+            let pattern = Pattern::<R>::new(weights).unwrap();
+            let position = crate::notation::fen::parse::<R>(fen).unwrap();
+            let flipped = position.color_flipped();
+            assert_eq!(pattern.evaluate(&position), pattern.evaluate(&flipped), "{fen}");
+            let entries: Vec<(u16, i8)> = layout.king_entries(&position).collect();
+            let turned: Vec<(u16, i8)> = layout.king_entries(&flipped).collect();
+            assert!(entries.contains(&(square as u16, 1)), "{fen}: {entries:?}");
+            assert!(turned.contains(&(square as u16, -1)), "{fen}: {turned:?}");
+        }
+        // White's king on English square 1 (index 0), Black's on 32: each on the other's back
+        // rank; International's on 46 (index 45).
+        check::<English>("W:WK1,20:BK32,10", 0);
+        check::<International>("B:WK46,33:B19,K5", 45);
     }
 
     #[test]

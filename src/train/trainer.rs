@@ -28,7 +28,9 @@
 
 use super::datagen::Sample;
 use crate::board::types::Side;
-use crate::eval::pattern::{DENSE, Layout, MAX_REGIONS, PATTERNS, PatternWeights};
+use crate::eval::pattern::{
+    DENSE, FLANK_PATTERNS, Layout, MAX_FLANKS, MAX_REGIONS, PATTERNS, PatternWeights,
+};
 use crate::matchplay::openings::{next_random, shuffle};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -58,6 +60,10 @@ pub struct Settings {
     /// Whether the score is divided for drawish material (where kings fly), in training and
     /// by the engine with the weights made.
     pub drawish: bool,
+    /// Whether to learn a king square table (Scan 2.0's king position term).
+    pub king_squares: bool,
+    /// Whether to learn the flank regions ([`Layout::with_flanks`]) where the board has them.
+    pub flanks: bool,
 }
 
 impl Default for Settings {
@@ -73,6 +79,8 @@ impl Default for Settings {
             start_material: (100, 150),
             terms: [true; DENSE],
             drawish: true,
+            king_squares: true,
+            flanks: true,
         }
     }
 }
@@ -96,8 +104,15 @@ pub struct EpochReport {
 
 /// The data, as features and targets, from White's side.
 struct Items {
+    /// Pattern indices an item has (the first ones are the regions', which every model reads;
+    /// a model with flank regions reads the rest).
+    stride: usize,
     patterns: Vec<u16>,
     dense: Vec<[i16; DENSE]>,
+    /// The king square table's slots and signs of every item's kings, item after item: item
+    /// `i`'s are `kings[king_ends[i - 1]..king_ends[i]]`.
+    kings: Vec<(u16, i8)>,
+    king_ends: Vec<u32>,
     /// What the evaluation divides a score favouring White, and Black, by (drawish material).
     divisors: Vec<[u8; 2]>,
     /// The opening share of the blend: pieces / start pieces.
@@ -110,6 +125,12 @@ struct Items {
 impl Items {
     fn len(&self) -> usize {
         self.target.len()
+    }
+
+    /// Item `i`'s king square slots and signs.
+    fn kings(&self, i: usize) -> &[(u16, i8)] {
+        let start = if i == 0 { 0 } else { self.king_ends[i - 1] as usize };
+        &self.kings[start..self.king_ends[i] as usize]
     }
 }
 
@@ -158,10 +179,13 @@ fn items<R: Rules>(
     settings: &Settings,
 ) -> Items {
     let lambda = settings.lambda;
-    let regions = layout.regions();
+    let slots = layout.slots();
     let mut out = Items {
-        patterns: Vec::with_capacity(samples.len() * 2 * regions),
+        stride: slots,
+        patterns: Vec::with_capacity(samples.len() * 2 * slots),
         dense: Vec::with_capacity(samples.len() * 2),
+        kings: Vec::new(),
+        king_ends: Vec::with_capacity(samples.len() * 2),
         divisors: Vec::with_capacity(samples.len() * 2),
         phase: Vec::with_capacity(samples.len() * 2),
         target: Vec::with_capacity(samples.len() * 2),
@@ -177,12 +201,14 @@ fn items<R: Rules>(
         for (position, flip) in [(sample.position, false), (sample.position.color_flipped(), true)]
         {
             let features = layout.features(&position);
-            out.patterns.extend_from_slice(&features.patterns[..regions]);
+            out.patterns.extend_from_slice(&features.patterns[..slots]);
             let mut dense = features.dense;
             for (value, &learned) in dense.iter_mut().zip(&settings.terms) {
                 *value = if learned { *value } else { 0 };
             }
             out.dense.push(dense);
+            out.kings.extend(layout.king_entries(&position));
+            out.king_ends.push(out.kings.len() as u32);
             out.divisors.push(features.divisors);
             out.phase.push((f64::from(features.pieces) / start).min(1.0) as f32);
             out.target.push(if flip { 1.0 - target } else { target } as f32);
@@ -194,10 +220,14 @@ fn items<R: Rules>(
     out
 }
 
-/// Real-valued weights: per region and pattern, then per dense term, an opening and an
-/// endgame value (in that order, interleaved).
+/// Real-valued weights: per region and pattern, per flank region and pattern, then per king
+/// square slot, then per dense term, an opening and an endgame value (in that order,
+/// interleaved).
 struct Model {
     regions: usize,
+    flanks: usize,
+    /// Slots of the king square table (none where it is not learned).
+    king_squares: usize,
     values: Vec<f64>,
     /// Whether the score is scaled for drawish material, as the engine does with these
     /// weights (`PatternWeights::drawish`).
@@ -207,18 +237,40 @@ struct Model {
 impl Model {
     /// The model of finished (integer) weights, to measure their loss.
     fn of(weights: &PatternWeights) -> Self {
-        let mut values = Vec::with_capacity(weights.table.len() * 2 + DENSE * 2);
-        for [opening, endgame] in &weights.table {
+        let mut values =
+            Vec::with_capacity((weights.table.len() + weights.king_squares.len() + DENSE) * 2);
+        for [opening, endgame] in weights.table.iter().chain(&weights.king_squares) {
             values.extend([f64::from(*opening), f64::from(*endgame)]);
         }
         for [opening, endgame] in &weights.dense {
             values.extend([f64::from(*opening), f64::from(*endgame)]);
         }
-        Model { regions: weights.regions, values, drawish: weights.drawish }
+        let (regions, flanks) = (weights.regions, weights.flanks);
+        let king_squares = weights.king_squares.len();
+        Model { regions, flanks, king_squares, values, drawish: weights.drawish }
+    }
+
+    /// Pattern indices an item has.
+    fn slots(&self) -> usize {
+        self.regions + self.flanks
+    }
+
+    /// Where the weights of slot `slot`'s patterns start (in pairs).
+    #[inline(always)]
+    fn table_offset(&self, slot: usize) -> usize {
+        if slot < self.regions {
+            slot * PATTERNS
+        } else {
+            self.regions * PATTERNS + (slot - self.regions) * FLANK_PATTERNS
+        }
+    }
+
+    fn king_offset(&self) -> usize {
+        self.table_offset(self.slots()) * 2
     }
 
     fn dense_offset(&self) -> usize {
-        self.regions * PATTERNS * 2
+        self.king_offset() + self.king_squares * 2
     }
 
     /// The evaluation of item `i` from White's side, hundredths of a man, and what it was
@@ -226,11 +278,19 @@ impl Model {
     fn eval(&self, items: &Items, i: usize) -> (f64, f64) {
         let phase = f64::from(items.phase[i]);
         let (mut opening, mut endgame) = (0.0, 0.0);
-        let patterns = &items.patterns[i * self.regions..(i + 1) * self.regions];
-        for (region, &pattern) in patterns.iter().enumerate() {
-            let at = (region * PATTERNS + pattern as usize) * 2;
+        let at = i * items.stride;
+        let patterns = &items.patterns[at..at + self.slots()];
+        for (slot, &pattern) in patterns.iter().enumerate() {
+            let at = (self.table_offset(slot) + pattern as usize) * 2;
             opening += self.values[at];
             endgame += self.values[at + 1];
+        }
+        if self.king_squares > 0 {
+            for &(slot, sign) in items.kings(i) {
+                let at = self.king_offset() + 2 * slot as usize;
+                opening += f64::from(sign) * self.values[at];
+                endgame += f64::from(sign) * self.values[at + 1];
+            }
         }
         let dense = self.dense_offset();
         for (term, &value) in items.dense[i].iter().enumerate() {
@@ -273,20 +333,27 @@ pub fn train<R: Rules>(
     compare: Option<&PatternWeights>,
     mut report: impl FnMut(&EpochReport),
 ) -> (PatternWeights, f64) {
-    let layout = Layout::<R>::new();
+    let layout = if settings.flanks { Layout::<R>::with_flanks() } else { Layout::<R>::new() };
+    // The items carry the flank regions' indices where the compared weights read them too.
+    let item_layout = if settings.flanks || compare.is_some_and(|weights| weights.flanks > 0) {
+        Layout::<R>::with_flanks()
+    } else {
+        Layout::<R>::new()
+    };
     let scale = fit_scale(samples);
     let held_out = |game: u32| next_random(u64::from(game) ^ 0xD1B5_4A32_D192_ED03) % 20 == 0;
     let (validation, training): (Vec<&Sample<R>>, Vec<&Sample<R>>) =
         samples.iter().partition(|sample| held_out(sample.game));
-    let train_items = items(&layout, &training, scale, settings);
-    let validation_items = items(&layout, &validation, scale, settings);
+    let train_items = items(&item_layout, &training, scale, settings);
+    let validation_items = items(&item_layout, &validation, scale, settings);
     let baseline = baseline_loss(&validation_items);
     let compare_loss = compare.map(|weights| Model::of(weights).loss(&validation_items, scale));
-    let regions = layout.regions();
-    debug_assert!(regions <= MAX_REGIONS);
-    let values = vec![0.0; regions * PATTERNS * 2 + DENSE * 2];
-    let mut model = Model { regions, values, drawish: settings.drawish };
-    let dense = model.dense_offset();
+    let (regions, flanks, slots) = (layout.regions(), layout.flanks(), layout.slots());
+    debug_assert!(regions <= MAX_REGIONS && flanks <= MAX_FLANKS);
+    let king_squares = if settings.king_squares { layout.king_squares() } else { 0 };
+    let values = vec![0.0; (layout.table_len() + king_squares + DENSE) * 2];
+    let mut model = Model { regions, flanks, king_squares, values, drawish: settings.drawish };
+    let (kings, dense) = (model.king_offset(), model.dense_offset());
     let (man, king) = settings.start_material;
     for (term, value) in [(0, man), (1, king)] {
         model.values[dense + 2 * term] = f64::from(value);
@@ -323,11 +390,18 @@ pub fn train<R: Rules>(
                 let d = error / scale / batch.len() as f64;
                 let phase = f64::from(train_items.phase[i]);
                 let (to_opening, to_endgame) = (d * phase, d * (1.0 - phase));
-                let patterns = &train_items.patterns[i * regions..(i + 1) * regions];
-                for (region, &pattern) in patterns.iter().enumerate() {
-                    let at = (region * PATTERNS + pattern as usize) * 2;
+                let at = i * train_items.stride;
+                let patterns = &train_items.patterns[at..at + slots];
+                for (slot, &pattern) in patterns.iter().enumerate() {
+                    let at = (model.table_offset(slot) + pattern as usize) * 2;
                     gradient[at] += to_opening;
                     gradient[at + 1] += to_endgame;
+                }
+                let kings_learned = if king_squares > 0 { train_items.kings(i) } else { &[] };
+                for &(slot, sign) in kings_learned {
+                    let at = kings + 2 * slot as usize;
+                    gradient[at] += to_opening * f64::from(sign);
+                    gradient[at + 1] += to_endgame * f64::from(sign);
                 }
                 for (term, &value) in train_items.dense[i].iter().enumerate() {
                     gradient[dense + 2 * term] += to_opening * f64::from(value);
@@ -357,8 +431,14 @@ pub fn train<R: Rules>(
         learning_rate *= settings.decay;
     }
     let round16 = |v: f64| v.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
-    let table = (0..regions * PATTERNS)
+    let table = (0..layout.table_len())
         .map(|k| [round16(model.values[2 * k]), round16(model.values[2 * k + 1])])
+        .collect();
+    let king_table = (0..king_squares)
+        .map(|slot| {
+            let at = kings + 2 * slot;
+            [round16(model.values[at]), round16(model.values[at + 1])]
+        })
         .collect();
     let mut dense_weights = [[0i32; 2]; DENSE];
     for (term, pair) in dense_weights.iter_mut().enumerate() {
@@ -371,10 +451,12 @@ pub fn train<R: Rules>(
         variant: R::VARIANT,
         feature_set: layout.feature_set(),
         regions,
+        flanks,
         table,
         dense: dense_weights,
         dense_terms: DENSE,
         drawish: model.drawish,
+        king_squares: king_table,
     };
     (weights, scale)
 }
@@ -430,6 +512,15 @@ mod tests {
         let (undivided, _) = train(&samples, &plain, None, |_| {});
         assert!(weights.drawish && !undivided.drawish);
         assert_eq!(PatternWeights { drawish: true, ..undivided }, weights);
+        // The flank regions and the king square table are learned by default, and left out
+        // on request (the held-out loss of weights without them, compared, reads the same
+        // items).
+        assert_eq!((weights.flanks, weights.king_squares.len()), (4, 32));
+        let bare = Settings { flanks: false, king_squares: false, ..settings };
+        let (without, _) = train(&samples, &bare, Some(&weights), |_| {});
+        assert_eq!((without.flanks, without.king_squares.len()), (0, 0));
+        assert_eq!(without.table.len(), weights.regions * PATTERNS);
+        assert!(Pattern::<English>::new(without).is_ok());
         let compared = last.and_then(|report| report.compare_loss).expect("a compared loss");
         assert!((compared - first.validation_loss).abs() < 0.01, "{compared} {first:?}");
         assert!(scale > 20.0 && scale < 2000.0);
