@@ -187,6 +187,42 @@ pub fn drawish_divisors(white: (u32, u32), black: (u32, u32)) -> [u8; 2] {
     [divisor(white, black), divisor(black, white)]
 }
 
+/// The `N` playable squares of the box of `size` (rows, columns) whose top left corner is
+/// `corner` (row, column), row by row.
+fn box_squares<R: Rules, const N: usize>(corner: (u32, u32), size: (u32, u32)) -> [u32; N] {
+    let ((top, left), (height, width)) = (corner, size);
+    let squares: Vec<u32> = (top..top + height)
+        .flat_map(|row| (left..left + width).filter_map(move |c| R::Geo::at(row, c)))
+        .collect();
+    debug_assert_eq!(squares.len(), N);
+    let mut region = [0; N];
+    region.copy_from_slice(&squares[..N]);
+    region
+}
+
+/// Per bit index of a board of `bits`, the pattern slots of the `regions` its square is in
+/// (numbered from `first`) and its power of three in each, at most `K`; unused places point at
+/// `spare`.
+fn places_of<R: Rules, const N: usize, const K: usize>(
+    regions: &[[u32; N]],
+    first: usize,
+    spare: u8,
+    bits: usize,
+) -> Vec<[(u8, u16); K]> {
+    let mut places = vec![[(spare, 0u16); K]; bits];
+    for (index, region) in regions.iter().enumerate() {
+        let mut power = 1u16;
+        for &square in region {
+            let slots = &mut places[R::Geo::bit(square) as usize];
+            if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
+                *slot = ((first + index) as u8, power);
+            }
+            power *= 3;
+        }
+    }
+    places
+}
+
 impl<R: Rules> Default for Layout<R> {
     fn default() -> Self {
         Self::new()
@@ -213,13 +249,7 @@ impl<R: Rules> Layout<R> {
         while top + height <= R::Geo::ROWS {
             let mut left = 0;
             while left + width <= R::Geo::COLUMNS {
-                let squares: Vec<u32> = (top..top + height)
-                    .flat_map(|row| (left..left + width).filter_map(move |c| R::Geo::at(row, c)))
-                    .collect();
-                let mut region = [0; REGION_SQUARES];
-                region.copy_from_slice(&squares[..REGION_SQUARES]);
-                debug_assert_eq!(squares.len(), REGION_SQUARES);
-                regions.push(region);
+                regions.push(box_squares::<R, REGION_SQUARES>((top, left), (height, width)));
                 left += column_step;
             }
             top += row_step;
@@ -230,40 +260,15 @@ impl<R: Rules> Layout<R> {
             let (rows, columns) = (R::Geo::ROWS, R::Geo::COLUMNS);
             for top in [0, rows - 6] {
                 for left in [0, columns - 3] {
-                    let squares: Vec<u32> = (top..top + 6)
-                        .flat_map(|row| (left..left + 3).filter_map(move |c| R::Geo::at(row, c)))
-                        .collect();
-                    let mut flank = [0; FLANK_SQUARES];
-                    flank.copy_from_slice(&squares[..FLANK_SQUARES]);
-                    debug_assert_eq!(squares.len(), FLANK_SQUARES);
-                    flanks.push(flank);
+                    flanks.push(box_squares::<R, FLANK_SQUARES>((top, left), (6, 3)));
                 }
             }
         }
         let spare = (regions.len() + flanks.len()) as u8;
         let bits = (0..R::Geo::SQUARES).map(R::Geo::bit).max().unwrap_or(0) as usize + 1;
-        let mut places = vec![[(spare, 0u16); MAX_SHARING]; bits];
-        for (index, region) in regions.iter().enumerate() {
-            let mut power = 1u16;
-            for &square in region {
-                let slots = &mut places[R::Geo::bit(square) as usize];
-                if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
-                    *slot = (index as u8, power);
-                }
-                power *= 3;
-            }
-        }
-        let mut flank_places = vec![[(spare, 0u16); MAX_FLANK_SHARING]; bits];
-        for (index, flank) in flanks.iter().enumerate() {
-            let mut power = 1u16;
-            for &square in flank {
-                let slots = &mut flank_places[R::Geo::bit(square) as usize];
-                if let Some(slot) = slots.iter_mut().find(|slot| slot.0 == spare) {
-                    *slot = ((regions.len() + index) as u8, power);
-                }
-                power *= 3;
-            }
-        }
+        let places = places_of::<R, REGION_SQUARES, MAX_SHARING>(&regions, 0, spare, bits);
+        let flank_places =
+            places_of::<R, FLANK_SQUARES, MAX_FLANK_SHARING>(&flanks, regions.len(), spare, bits);
         let start_pieces = Position::<R>::start().occupied().count();
         let rows = RowTables::new::<R>(&regions, &places, spare);
         let mut column_bits = [Bits::<R>::EMPTY; 4];
