@@ -76,14 +76,12 @@ fn lent(variant: Variant) -> Option<(&'static [u8], Variant)> {
         // keeps that one.
         Variant::Pool => Some((include_bytes!("weights/russian-2.dmw"), Variant::Russian)),
         // The weights with Scan's flank regions and king square table (International's and
-        // Spanish's last generations trained again, English's generation 4) have not been
-        // played in Killer, Portuguese and Italian yet: they keep the generations before
-        // until their matches.
+        // Spanish's last generations trained again) have not been played in Killer and
+        // Portuguese yet: they keep the generations before until their matches.
         Variant::Killer => {
             Some((include_bytes!("weights/international-5.dmw"), Variant::International))
         }
         Variant::Portuguese => Some((include_bytes!("weights/spanish-3.dmw"), Variant::Spanish)),
-        Variant::Italian => Some((include_bytes!("weights/english-3.dmw"), Variant::English)),
         _ => lender(variant).and_then(|lender| embedded(lender).map(|bytes| (bytes, lender))),
     }
 }
