@@ -63,6 +63,11 @@ pub struct DatagenArgs {
     /// Memory for the databases' values, MiB (beyond it they are read through a cache).
     #[arg(long, default_value_t = damas::egdb::DEFAULT_MEMORY_MB)]
     pub egdb_cache: usize,
+    /// With --egdb-path: plies played on past the position the databases end a game at, each
+    /// position written with its exact score, so that the data has the endings too (what the
+    /// search needs to convert the wins of databases held without distances).
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    pub play_on: u8,
 }
 
 /// The subcommands of `damas datagen`.
@@ -140,6 +145,11 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
     let evaluator =
         Evaluator::<R>::chosen(&args.eval, args.eval_file.as_deref()).map_err(UserError)?;
     eprintln!("datagen: {} with the {} evaluation", R::VARIANT.name(), evaluator.describe());
+    if args.play_on > 0 && args.egdb_path.is_none() {
+        return Err(UserError(
+            "--play-on plays on past the databases: it needs --egdb-path".into(),
+        ));
+    }
     let egdb = match &args.egdb_path {
         None => None,
         Some(dir) => {
@@ -165,6 +175,7 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
         seed: args.seed,
         random_plies: args.random_plies,
         threads: threads(args.threads),
+        play_on: args.play_on,
     };
     let header = Header {
         variant: R::VARIANT,
@@ -172,6 +183,7 @@ fn datagen<R: Rules>(args: &DatagenArgs, path: &Path) -> Result<(), UserError> {
         seed: settings.seed,
         random_plies: settings.random_plies,
         egdb_pieces,
+        play_on: settings.play_on,
     };
     let mut done = HashSet::new();
     let mut file = if path.exists() {

@@ -12,7 +12,12 @@
 //! **Endgame databases.** A run given databases plays with them (both engines probe them in
 //! the search) and ends a game at the first position they hold, with their verdict as the
 //! game's result; that position is written too, its score the exact one (±3000 for a win or a
-//! loss, 0 for a draw), when no capture is pending in it.
+//! loss, 0 for a draw), when no capture is pending in it. A run told to play on past it
+//! (`play_on` plies) goes on from there with the same engines, which play a won or lost
+//! ending the databases know the distance of by them, and writes each quiet position with its
+//! own exact score: the evaluation then learns the endings too, which the search needs to
+//! convert the wins of databases built without distances (a game ended at the first position
+//! the databases hold leaves no ending in the data).
 //!
 //! **File format** (integers little-endian): a header, then one block per game, in the order
 //! the games finished.
@@ -20,13 +25,14 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `DAMASDAT` |
-//! | 4 | format version, 2 (1: the same without the database byte) |
+//! | 4 | format version, 3 (2: without the play-on byte; 1: without the database byte either) |
 //! | 1 + n | the rule set's name |
 //! | 1 | playable squares `s` |
 //! | 8 | nodes per move |
 //! | 8 | seed |
 //! | 1 | random opening plies |
 //! | 1 | most pieces of the endgame databases the games were played with (0: none); not in format 1 |
+//! | 1 | plies played on past the databases' verdict (0: none); not in formats 1 and 2 |
 //! | per game: 4 | game number |
 //! | 1 | result for White: 2 win, 1 draw, 0 loss |
 //! | 2 | positions `p` in the block |
@@ -61,7 +67,7 @@ use std::time::Duration;
 /// The first bytes of a data file.
 pub const MAGIC: &[u8; 8] = b"DAMASDAT";
 /// The format version written.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Openings the engine scores beyond this (hundredths of a man) are drawn again.
 pub const BALANCED: i32 = 120;
 /// Scores are clamped to this.
@@ -87,6 +93,9 @@ pub struct Settings {
     pub random_plies: u8,
     /// Games played at once.
     pub threads: usize,
+    /// Plies played on past the position the databases end a game at, each position written
+    /// with its exact score (0: the game's data ends there).
+    pub play_on: u8,
 }
 
 impl Settings {
@@ -123,6 +132,8 @@ pub struct Header {
     pub random_plies: u8,
     /// Most pieces of the endgame databases the games were played with (0: none).
     pub egdb_pieces: u8,
+    /// Plies played on past the databases' verdict (0: none).
+    pub play_on: u8,
 }
 
 impl Header {
@@ -131,6 +142,10 @@ impl Header {
         let databases = match self.egdb_pieces {
             0 => String::new(),
             pieces => format!(", databases of {pieces} pieces"),
+        };
+        let databases = match self.play_on {
+            0 => databases,
+            plies => format!("{databases}, {plies} plies played on past them"),
         };
         format!(
             "{} nodes, seed {}, {} random plies{databases}",
@@ -160,6 +175,7 @@ pub fn write_header<R: Rules>(header: &Header) -> Vec<u8> {
     out.extend_from_slice(&header.seed.to_le_bytes());
     out.push(header.random_plies);
     out.push(header.egdb_pieces);
+    out.push(header.play_on);
     out
 }
 
@@ -240,8 +256,8 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, u8, usize), String> {
         return Err(format!("data file format {version}, this build reads 1 to {VERSION}"));
     }
     let name_length = bytes[12] as usize;
-    let database_byte = usize::from(version >= 2);
-    let fixed = 13 + name_length + 1 + 8 + 8 + 1 + database_byte;
+    let extra_bytes = usize::from(version >= 2) + usize::from(version >= 3);
+    let fixed = 13 + name_length + 1 + 8 + 8 + 1 + extra_bytes;
     if bytes.len() < fixed {
         return Err("the data file's header is cut short".into());
     }
@@ -259,6 +275,7 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, u8, usize), String> {
         seed: word(at + 9),
         random_plies: bytes[at + 17],
         egdb_pieces: if version >= 2 { bytes[at + 18] } else { 0 },
+        play_on: if version >= 3 { bytes[at + 19] } else { 0 },
     };
     Ok((header, bytes[at], fixed))
 }
@@ -413,13 +430,68 @@ fn play_game<R: Rules>(config: &EngineConfig<R>, settings: &Settings, game: u32)
         &adjudication,
         config.egdb.as_deref(),
     );
-    block(game, &record, config.egdb.as_deref())
+    let tail = config.egdb.as_deref().map_or_else(Vec::new, |egdb| {
+        database_tail(&record, egdb, &mut probe, settings.nodes, settings.play_on)
+    });
+    block(game, &record, &tail)
+}
+
+/// The score written for a position the databases hold as `known`, for `mover`.
+fn exact_score(known: GameResult, mover: Side) -> i16 {
+    match known {
+        GameResult::Draw => 0,
+        GameResult::Win(side) if side == mover => SCORE_CLAMP as i16,
+        GameResult::Win(_) => -SCORE_CLAMP as i16,
+    }
+}
+
+/// The quiet positions of `record`'s game from the last one on, when `egdb` holds it (the
+/// databases ended the game there), each with its exact score: that position, then those of
+/// `plies` more plies played by `engine` at `nodes` a move (both sides), until the game is
+/// over by its rules.
+fn database_tail<R: Rules>(
+    record: &GameRecord<R>,
+    egdb: &Egdb<R>,
+    engine: &mut Engine<R>,
+    nodes: u64,
+    plies: u8,
+) -> Vec<(Position<R>, i16)> {
+    let mut game = crate::game::Game::with_rules(record.start, GameRules::of::<R>());
+    for played in &record.moves {
+        game.play_unchecked(&played.mv);
+    }
+    engine.new_game();
+    let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+    let mut tail = Vec::new();
+    for ply in 0..=plies {
+        // The position the game ended at is written whatever ended it (format 2's data).
+        if ply > 0 && game.verdict().is_some() {
+            break;
+        }
+        let Some((known, _)) = referee::database_verdict(egdb, &game) else { break };
+        let position = *game.position();
+        if !has_capture(&position) {
+            tail.push((position, exact_score(known, position.side_to_move())));
+        }
+        if ply == plies {
+            break;
+        }
+        let Some(best) = engine.go(&game, limits, false, &mut Silent).best else { break };
+        if game.play(&best).is_err() {
+            break;
+        }
+    }
+    tail
 }
 
 /// The block of game `game` played as `record`, and the number of positions in it: the quiet
-/// positions the engines scored, with their scores, and the last position with its exact score
-/// when `egdb` holds it (the game ended there).
-fn block<R: Rules>(game: u32, record: &GameRecord<R>, egdb: Option<&Egdb<R>>) -> (Vec<u8>, u16) {
+/// positions the engines scored, with their scores, then `tail` (the positions past the
+/// databases' verdict, with their exact scores: [`database_tail`]).
+fn block<R: Rules>(
+    game: u32,
+    record: &GameRecord<R>,
+    tail: &[(Position<R>, i16)],
+) -> (Vec<u8>, u16) {
     let result = match record.result {
         GameResult::Win(Side::White) => 2u8,
         GameResult::Draw => 1,
@@ -440,16 +512,9 @@ fn block<R: Rules>(game: u32, record: &GameRecord<R>, egdb: Option<&Egdb<R>>) ->
         }
         played_game.play_unchecked(&played.mv);
     }
-    let last = played_game.position();
-    let known = egdb.and_then(|egdb| referee::database_verdict(egdb, &played_game));
-    if let Some((known, _)) = known {
-        if !has_capture(last) && count < u16::MAX {
-            let exact = match known {
-                GameResult::Draw => 0,
-                GameResult::Win(side) if side == last.side_to_move() => SCORE_CLAMP as i16,
-                GameResult::Win(_) => -SCORE_CLAMP as i16,
-            };
-            encode(last, exact, &mut body);
+    for (position, exact) in tail {
+        if count < u16::MAX {
+            encode(position, *exact, &mut body);
             count += 1;
         }
     }
@@ -554,6 +619,7 @@ mod tests {
             seed: 7,
             random_plies: 4,
             threads: 2,
+            play_on: 0,
         };
         let header = Header {
             variant: English::VARIANT,
@@ -561,6 +627,7 @@ mod tests {
             seed: settings.seed,
             random_plies: settings.random_plies,
             egdb_pieces: 0,
+            play_on: 0,
         };
         let play = |done: &HashSet<u32>, file: &mut Vec<u8>| {
             let write = |block: &[u8]| {
@@ -604,7 +671,15 @@ mod tests {
         }
         let shard = Shard { index: 1, count: 3 };
         assert_eq!((0..7).filter(|&g| shard.has(g)).collect::<Vec<_>>(), [1, 4]);
-        let settings = Settings { games: 7, shard, nodes: 1, seed: 1, random_plies: 0, threads: 1 };
+        let settings = Settings {
+            games: 7,
+            shard,
+            nodes: 1,
+            seed: 1,
+            random_plies: 0,
+            threads: 1,
+            play_on: 0,
+        };
         assert_eq!(settings.shard_games(), 2);
     }
 
@@ -618,6 +693,7 @@ mod tests {
             seed: 11,
             random_plies: 4,
             threads,
+            play_on: 0,
         };
         let header = Header {
             variant: English::VARIANT,
@@ -625,6 +701,7 @@ mod tests {
             seed: 11,
             random_plies: 4,
             egdb_pieces: 0,
+            play_on: 0,
         };
         let play = |settings: Settings| {
             let mut file = write_header::<English>(&header);
@@ -665,26 +742,33 @@ mod tests {
     }
 
     #[test]
-    fn format_1_files_read_as_played_without_databases() {
+    fn older_formats_read_as_played_without_databases_or_without_play_on() {
         let header = Header {
             variant: English::VARIANT,
             nodes: 300,
             seed: 5,
             random_plies: 6,
             egdb_pieces: 4,
+            play_on: 30,
         };
         let written = write_header::<English>(&header);
         assert_eq!(read_header(&written).unwrap().0, header);
-        // Format 1: the same header without its last byte.
-        let mut old = written[..written.len() - 1].to_vec();
-        old[8..12].copy_from_slice(&1u32.to_le_bytes());
-        let (read_back, _, fixed) = read_header(&old).unwrap();
-        assert_eq!(read_back, Header { egdb_pieces: 0, ..header.clone() });
-        assert_eq!(fixed, old.len());
+        // Format 2: the same header without its last byte; format 1 without the last two.
+        for (version, cut, expected) in [
+            (2u32, 1, Header { play_on: 0, ..header.clone() }),
+            (1, 2, Header { play_on: 0, egdb_pieces: 0, ..header.clone() }),
+        ] {
+            let mut old = written[..written.len() - cut].to_vec();
+            old[8..12].copy_from_slice(&version.to_le_bytes());
+            let (read_back, _, fixed) = read_header(&old).unwrap();
+            assert_eq!(read_back, expected, "format {version}");
+            assert_eq!(fixed, old.len(), "format {version}");
+        }
         let mut future = written.clone();
-        future[8..12].copy_from_slice(&3u32.to_le_bytes());
-        assert!(read_header(&future).unwrap_err().contains("format 3"));
-        assert!(header.settings().contains("databases of 4 pieces"), "{}", header.settings());
+        future[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(read_header(&future).unwrap_err().contains("format 4"));
+        let settings = header.settings();
+        assert!(settings.contains("databases of 4 pieces, 30 plies played on"), "{settings}");
     }
 
     #[test]
@@ -710,7 +794,8 @@ mod tests {
                 egdb,
             );
             assert_eq!(record.moves.len(), moves, "{text}: {}", record.reason);
-            let (bytes, count) = block(3, &record, egdb);
+            let tail = database_tail(&record, egdb.unwrap(), &mut Engine::new(1, 1), 2000, 0);
+            let (bytes, count) = block(3, &record, &tail);
             // The capture is not written; the database's position is, with its exact score.
             assert_eq!(count, 1, "{text}");
             let mut file = write_header::<English>(&Header {
@@ -719,6 +804,7 @@ mod tests {
                 seed: 1,
                 random_plies: 0,
                 egdb_pieces: 3,
+                play_on: 0,
             });
             file.extend_from_slice(&bytes);
             let samples = read::<English>(&file).unwrap().samples;
@@ -750,7 +836,57 @@ mod tests {
             &Adjudication { max_moves: Some(20), ..adjudication },
             None,
         );
-        let (_, count) = block(3, &record, None);
+        let (_, count) = block(3, &record, &[]);
         assert!(record.moves.len() > 1 && usize::from(count) <= record.moves.len());
+    }
+
+    #[test]
+    fn a_run_told_to_play_on_writes_the_ending_with_exact_scores() {
+        let mut egdb = Egdb::<English>::new();
+        crate::egdb::build::build(&mut egdb, 3, 3, |_, _| Ok(()), |_, _, _| {}).unwrap();
+        let config = EngineConfig::<English>::new(1, 1).with_egdb(Some(Arc::new(egdb)));
+        let egdb = config.egdb.as_deref().unwrap();
+        // Two men against a king, the databases' position from the start: White wins.
+        let start = crate::notation::fen::parse::<English>("W:W9,30:BK1").unwrap();
+        let mut white = Builtin::with_engine(Engine::with_config(config.clone()));
+        let mut black = Builtin::with_engine(Engine::with_config(config.clone()));
+        let control = TimeControl::Nodes(2000);
+        let record = referee::play(
+            start,
+            GameRules::of::<English>(),
+            Seat { player: &mut white, control },
+            Seat { player: &mut black, control },
+            &adjudication(),
+            Some(egdb),
+        );
+        assert!(record.moves.is_empty(), "{}", record.reason);
+        let mut engine = Engine::with_config(config.clone());
+        let only = database_tail(&record, egdb, &mut engine, 2000, 0);
+        assert_eq!(only.len(), 1);
+        let tail = database_tail(&record, egdb, &mut engine, 2000, 30);
+        assert!(tail.len() > 10, "{} positions", tail.len());
+        assert_eq!(tail[0], only[0]);
+        for (position, score) in &tail {
+            let game = crate::game::Game::new(*position);
+            let (known, _) = referee::database_verdict(egdb, &game).unwrap();
+            assert_eq!(*score, exact_score(known, position.side_to_move()));
+            assert!(*score != 0 && !has_capture(position));
+        }
+        // Played on, not repeated: the positions follow one another by the engines' moves.
+        assert!(tail.windows(2).all(|pair| pair[0].0 != pair[1].0));
+        let (bytes, count) = block(5, &record, &tail);
+        assert_eq!(usize::from(count), tail.len());
+        let mut file = write_header::<English>(&Header {
+            variant: English::VARIANT,
+            nodes: 2000,
+            seed: 1,
+            random_plies: 0,
+            egdb_pieces: 3,
+            play_on: 30,
+        });
+        file.extend_from_slice(&bytes);
+        let samples = read::<English>(&file).unwrap().samples;
+        let read_back: Vec<_> = samples.iter().map(|s| (s.position, s.score)).collect();
+        assert_eq!(read_back, tail);
     }
 }

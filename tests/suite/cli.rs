@@ -748,7 +748,8 @@ fn datagen_shards_merge_into_the_single_run() {
 
 /// `damas datagen --egdb-path`: the games are played with the databases and end at the first
 /// position they hold, written with its exact score; the header says so, and a file played
-/// with them is not resumed without them.
+/// with them is not resumed without them. With `--play-on`, the engines play on from there and
+/// the ending's positions are written too, each with its exact score.
 #[test]
 fn datagen_with_databases_ends_games_where_they_know_the_result() {
     use damas::board::bitset::BitSet;
@@ -787,6 +788,28 @@ fn datagen_with_databases_ends_games_where_they_know_the_result() {
     assert!(ended > 0, "no game of the run reached the databases");
     // Resumed without the databases, or with none to be found: refused.
     fails_with(&[&args[..7], &["--out", &data]].concat(), "databases of 4 pieces");
+    // Played on: the same games, and the databases' positions after the first.
+    let longer = file("longer.data");
+    let output = damas(&[&args[..], &["--play-on", "20", "--out", &longer]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let bytes = std::fs::read(&longer).expect("read data");
+    let played_on = damas::train::datagen::read::<English>(&bytes).expect("a data file");
+    assert_eq!(played_on.header.play_on, 20);
+    let known = |s: &&damas::train::datagen::Sample<English>| s.position.occupied().count() <= 4;
+    let held_before = contents.samples.iter().filter(known).count();
+    let held_now: Vec<_> = played_on.samples.iter().filter(known).collect();
+    assert!(held_now.len() > held_before, "{} against {held_before}", held_now.len());
+    for sample in held_now {
+        let mover_wins = [2, 0][sample.position.side_to_move() as usize];
+        let exact = match sample.result {
+            1 => 0,
+            result if result == mover_wins => 3000,
+            _ => -3000,
+        };
+        assert_eq!(sample.score, exact, "game {}", sample.game);
+    }
+    fails_with(&[&args[..], &["--play-on", "10", "--out", &longer]].concat(), "20 plies");
+    fails_with(&["datagen", "--play-on", "10", "--out", &file("x.data")], "needs --egdb-path");
     let empty = file("empty");
     fails_with(
         &["datagen", "--egdb-path", &empty, "--out", &file("other.data")],
