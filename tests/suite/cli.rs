@@ -537,10 +537,13 @@ fn text_mode_searches_with_a_limit_run_to_it_whatever_is_piped_after() {
     assert!(text.contains("depth  6  score"), "{text}");
     // Two kings against one: a score well above zero (the evaluation's own, which its
     // weights set), not the +0.00 of a search cut short.
-    let best = text.split("best move 14-9  (+").nth(1).and_then(|rest| rest.split(' ').next());
-    let score: f64 = best.and_then(|score| score.parse().ok()).unwrap_or(0.0);
+    // The line reads `best move M  (+S ...`: whichever move the weights prefer.
+    let best = text.split("best move ").nth(1).and_then(|rest| rest.split_once("  ("));
+    let (mv, rest) = best.unwrap_or_else(|| panic!("no best move: {text}"));
+    let score: f64 = rest.split(' ').next().and_then(|score| score.parse().ok()).unwrap_or(0.0);
     assert!(score > 1.0, "{text}");
-    assert!(text.find("played 14-9") < text.find("FEN"), "show waits for the search: {text}");
+    let played = text.find(&format!("played {mv}"));
+    assert!(played.is_some() && played < text.find("FEN"), "show waits for the search: {text}");
     let text = with_stdin(&["text"], "egdb-path none\nfen W:WK18,K14:BK27\ngo depth 6\n");
     assert!(text.contains("depth  6  score"), "{text}");
     // The optional-capture house rule and the draw rules are options of every mode (issue 18).
