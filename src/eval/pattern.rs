@@ -410,8 +410,8 @@ impl<R: Rules> Layout<R> {
     ) {
         // Indices are sums of digits times powers of three; wrapping arithmetic lets a removal
         // come before the addition that keeps the sum in range.
+        let flanked = !self.flanks.is_empty();
         for (was, is, digit) in [(before.0, after.0, 1u16), (before.1, after.1, 2u16)] {
-            let flanked = !self.flanks.is_empty();
             for bit in (was & !is).iter() {
                 for &(region, power) in &self.places[bit as usize] {
                     let slot = &mut patterns[region as usize];
