@@ -207,6 +207,8 @@ fn items<R: Rules>(
                 *value = if learned { *value } else { 0 };
             }
             out.dense.push(dense);
+            // Recorded whether or not this run learns a king table: the compared weights may
+            // read one (their held-out loss needs it), and positions with kings are few.
             out.kings.extend(layout.king_entries(&position));
             out.king_ends.push(out.kings.len() as u32);
             out.divisors.push(features.divisors);
