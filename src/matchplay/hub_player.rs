@@ -36,7 +36,8 @@ impl HubPlayer {
     /// `hub`) in `dir`, sets the variant and `options`, and waits for `ready`.
     ///
     /// # Errors
-    /// The program cannot be started, or does not answer the handshake.
+    /// The program cannot be started, does not answer the handshake, or answers a setting
+    /// with `error`.
     pub fn start(
         name: &str,
         command: &[String],
@@ -86,7 +87,21 @@ impl HubPlayer {
             player.send(&format!("set-param name={option} value={value}"))?;
         }
         player.send("init")?;
-        player.expect("ready", handshake, |_| {})?;
+        // Engines tolerate the params they do not know (pydraughts sends some), so an `error`
+        // here is a value refused (a weight file for another rule set, a path that is not
+        // there): a match played without it would measure something else.
+        let mut refused = Vec::new();
+        player.expect("ready", handshake, |line| {
+            if line.starts_with("error") {
+                refused.push(line.to_string());
+            }
+        })?;
+        if !refused.is_empty() {
+            return Err(Failure::Protocol(format!(
+                "it refused its settings: {}",
+                refused.join("; ")
+            )));
+        }
         Ok(player)
     }
 

@@ -393,6 +393,29 @@ fn bad_match_arguments_are_one_clear_error() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+    // A setting the engine refuses (English weights for an International match) stops the
+    // match before its first game: it would have played without them.
+    let engine = format!("cmd={} hub", env!("CARGO_BIN_EXE_damas"));
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights/english.dmw");
+    let option = format!("option.eval-file={weights}");
+    let args = [
+        "match",
+        "--variant",
+        "international",
+        "--engine",
+        &engine,
+        "name=new",
+        &option,
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+    ];
+    let output = damas(&args);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("engine new: protocol error: it refused its settings"), "{stderr}");
+    assert!(stderr.contains("the weights are for english, not international"), "{stderr}");
 }
 
 /// The report of a match without its first line (the wall time).
