@@ -135,13 +135,20 @@ impl<R: Rules> Evaluator<R> {
         Pattern::with_lender(weights, trained_for).ok().map(Evaluator::Pattern)
     }
 
-    /// The pattern evaluation of a weight file's bytes.
+    /// The pattern evaluation of a weight file's bytes: weights made for `R`, or for the rule
+    /// set `R` borrows its built-in weights from ([`lender`]: Killer reads International's).
     ///
     /// # Errors
     /// What is wrong with the file, or that it was made for another rule set.
     pub fn from_file_bytes(bytes: &[u8]) -> Result<Self, String> {
         let weights = file::read(bytes)?;
-        Pattern::new(weights).map(Evaluator::Pattern).map_err(|mismatch| mismatch.0)
+        let made_for = match lender(R::VARIANT) {
+            Some(lender) if weights.variant == lender => lender,
+            _ => R::VARIANT,
+        };
+        Pattern::with_lender(weights, made_for)
+            .map(Evaluator::Pattern)
+            .map_err(|mismatch| mismatch.0)
     }
 
     /// The pattern evaluation of the weight file at `path` (the one place the evaluation reads
@@ -226,5 +233,18 @@ mod tests {
                 with_variant!(variant, R => matches!(Evaluator::<R>::new(), Evaluator::Pattern(_)));
             assert_eq!(trained, expected, "{}", variant.name());
         }
+    }
+
+    /// A weight file loads for its own rule set and for those that borrow from it (so that a
+    /// borrower's match can try its lender's new weights), for no other.
+    #[test]
+    fn a_weight_file_loads_for_its_rule_set_and_its_borrowers() {
+        use crate::rules::{Frisian, International, Killer};
+        let bytes = embedded(Variant::International).expect("International's weights");
+        assert!(Evaluator::<International>::from_file_bytes(bytes).is_ok());
+        let borrowed = Evaluator::<Killer>::from_file_bytes(bytes).map(|e| e.describe());
+        assert_eq!(borrowed, Ok("trained (international)".to_string()));
+        let refused = Evaluator::<Frisian>::from_file_bytes(bytes).err().unwrap_or_default();
+        assert!(refused.contains("for international, not frisian"), "{refused}");
     }
 }
