@@ -771,6 +771,21 @@ mod tests {
         assert!(settings.contains("databases of 4 pieces, 30 plies played on"), "{settings}");
     }
 
+    /// The samples of an English game's block `bytes`, read back from a file of 3-piece
+    /// databases played on `play_on` plies.
+    fn read_block(bytes: &[u8], play_on: u8) -> Vec<Sample<English>> {
+        let mut file = write_header::<English>(&Header {
+            variant: English::VARIANT,
+            nodes: 2000,
+            seed: 1,
+            random_plies: 0,
+            egdb_pieces: 3,
+            play_on,
+        });
+        file.extend_from_slice(bytes);
+        read::<English>(&file).unwrap().samples
+    }
+
     #[test]
     fn a_game_ends_at_the_first_position_the_databases_hold_with_its_exact_score() {
         let mut egdb = Egdb::<English>::new();
@@ -798,16 +813,7 @@ mod tests {
             let (bytes, count) = block(3, &record, &tail);
             // The capture is not written; the database's position is, with its exact score.
             assert_eq!(count, 1, "{text}");
-            let mut file = write_header::<English>(&Header {
-                variant: English::VARIANT,
-                nodes: 2000,
-                seed: 1,
-                random_plies: 0,
-                egdb_pieces: 3,
-                play_on: 0,
-            });
-            file.extend_from_slice(&bytes);
-            let samples = read::<English>(&file).unwrap().samples;
+            let samples = read_block(&bytes, 0);
             let last = samples[0];
             assert_eq!(last.position.occupied().count(), 3);
             let mover = last.position.side_to_move();
@@ -876,16 +882,7 @@ mod tests {
         assert!(tail.windows(2).all(|pair| pair[0].0 != pair[1].0));
         let (bytes, count) = block(5, &record, &tail);
         assert_eq!(usize::from(count), tail.len());
-        let mut file = write_header::<English>(&Header {
-            variant: English::VARIANT,
-            nodes: 2000,
-            seed: 1,
-            random_plies: 0,
-            egdb_pieces: 3,
-            play_on: 30,
-        });
-        file.extend_from_slice(&bytes);
-        let samples = read::<English>(&file).unwrap().samples;
+        let samples = read_block(&bytes, 30);
         let read_back: Vec<_> = samples.iter().map(|s| (s.position, s.score)).collect();
         assert_eq!(read_back, tail);
     }

@@ -360,7 +360,23 @@ fn three_engines_meet_in_a_round_robin_or_a_gauntlet() {
 
 #[test]
 fn bad_match_arguments_are_one_clear_error() {
+    // A setting the engine refuses (English weights for an International match) stops the
+    // match before its first game: it would have played without them.
+    let engine = format!("cmd={DAMAS} hub");
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights/english.dmw");
+    let option = format!("option.eval-file={weights}");
+    let refused = format!(
+        "engine new: protocol error: it refused its settings: error message=\"{weights}: the \
+         weights are for english, not international\""
+    );
     for (args, message) in [
+        (
+            vec!["match", "--variant", "international", "--engine", &engine, "name=new", &option]
+                .into_iter()
+                .chain(["--engine", "greedy", "--games", "2"])
+                .collect(),
+            refused.as_str(),
+        ),
         (vec!["match", "--engine", "depth=3"], "two engines"),
         (vec!["match", "--engine", "depth=3", "--engine", "frob=1"], "unknown key 'frob'"),
         (
@@ -393,29 +409,6 @@ fn bad_match_arguments_are_one_clear_error() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
-    // A setting the engine refuses (English weights for an International match) stops the
-    // match before its first game: it would have played without them.
-    let engine = format!("cmd={} hub", env!("CARGO_BIN_EXE_damas"));
-    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights/english.dmw");
-    let option = format!("option.eval-file={weights}");
-    let args = [
-        "match",
-        "--variant",
-        "international",
-        "--engine",
-        &engine,
-        "name=new",
-        &option,
-        "--engine",
-        "greedy",
-        "--games",
-        "2",
-    ];
-    let output = damas(&args);
-    let (stdout, stderr) = text(&output);
-    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
-    assert!(stderr.contains("engine new: protocol error: it refused its settings"), "{stderr}");
-    assert!(stderr.contains("the weights are for english, not international"), "{stderr}");
 }
 
 /// The report of a match without its first line (the wall time).
