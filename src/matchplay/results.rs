@@ -128,16 +128,7 @@ impl Writer {
     }
 
     pub(super) fn game(&mut self, outcome: &Outcome) -> Result<(), String> {
-        let job = outcome.job;
-        let line = format!(
-            "game {} {} {} {} {} {}\n",
-            job.round,
-            job.pairing,
-            job.pair,
-            if job.first_moves_first { "first" } else { "second" },
-            outcome.points,
-            outcome.termination.as_str()
-        );
+        let line = game_line(outcome);
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
@@ -155,6 +146,21 @@ impl Writer {
             .map_err(wrong)?;
         std::fs::rename(&self.partial, &self.path).map_err(wrong)
     }
+}
+
+/// The `game` line of `outcome`, newline included. The termination is last because it can be
+/// more than one word ("time forfeit").
+fn game_line(outcome: &Outcome) -> String {
+    let job = outcome.job;
+    format!(
+        "game {} {} {} {} {} {}\n",
+        job.round,
+        job.pairing,
+        job.pair,
+        if job.first_moves_first { "first" } else { "second" },
+        outcome.points,
+        outcome.termination.as_str()
+    )
 }
 
 /// A results file read back.
@@ -219,9 +225,10 @@ fn parse(name: &str, text: &str) -> Result<Parsed, String> {
 
 /// A `game` line's words after `game`.
 fn game(words: &str, header: &Header) -> Result<Outcome, String> {
-    let words: Vec<&str> = words.split(' ').collect();
+    // The termination, last, is the rest of the line: some are two words.
+    let words: Vec<&str> = words.splitn(6, ' ').collect();
     let [round, pairing, pair, first, points, termination] = words[..] else {
-        return Err("a game line needs six words".into());
+        return Err("a game line needs six fields".into());
     };
     let number = |word: &str| word.parse::<u32>().map_err(|_| format!("'{word}' is not a number"));
     let pairing = number(pairing)? as usize;
@@ -320,4 +327,34 @@ pub fn merge(files: &[(String, String)], sprt: Option<Sprt>) -> Result<Merged, S
         played: tally.played,
     };
     Ok(Merged { report, games: header.games, found: games.len() as u32, shards })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every termination written in a `game` line reads back as itself, the two-word ones
+    /// ("time forfeit", "rules infraction") included: a shard with a time forfeit once could
+    /// not be merged.
+    #[test]
+    fn every_termination_reads_back() {
+        let header = Header {
+            variant: "international".into(),
+            settings: "s".into(),
+            games: 12,
+            engines: vec!["a".into(), "b".into()],
+            pairings: vec![(0, 1)],
+            shard: Shard::ALL,
+        };
+        for (round, termination) in Termination::ALL.into_iter().enumerate() {
+            let round = round as u32;
+            let job = Job { pairing: 0, pair: round / 2, first_moves_first: round % 2 == 0, round };
+            let outcome = Outcome { job, points: 0.5, termination };
+            let line = game_line(&outcome);
+            let rest = line.trim_end().strip_prefix("game ").expect("a game line");
+            assert_eq!(game(rest, &header), Ok(outcome), "{line}");
+        }
+        assert!(game("1 0 0 first 1", &header).is_err());
+        assert!(game("1 0 0 first 1 time out", &header).is_err());
+    }
 }
