@@ -154,6 +154,9 @@ pub struct MatchReport {
     pub pairings: Vec<PairingResult>,
     /// Games ended by each cause.
     pub terminations: BTreeMap<Termination, u32>,
+    /// Wins, draws and losses of the side to move in the opening position, whoever played it:
+    /// how balanced the openings are when an engine plays itself.
+    pub opener: Trinomial,
     /// The SPRT settings, if any.
     pub sprt: Option<Sprt>,
     /// Wall time of the match.
@@ -449,6 +452,7 @@ pub fn run<R: Rules>(
         names: settings.engines.iter().map(|spec| spec.name.clone()).collect(),
         pairings: tally.results,
         terminations: tally.terminations,
+        opener: tally.opener,
         sprt: settings.sprt,
         elapsed: started.elapsed(),
         played: tally.played,
@@ -580,6 +584,7 @@ fn play_jobs<R: Rules>(work: &Work<'_, R>, sender: &Sender<Played<R>>) {
 struct Tally {
     results: Vec<PairingResult>,
     terminations: BTreeMap<Termination, u32>,
+    opener: Trinomial,
     first_of_pair: HashMap<(usize, u32), f64>,
     played: u32,
 }
@@ -592,6 +597,7 @@ impl Tally {
                 .map(|&engines| PairingResult { engines, ..PairingResult::default() })
                 .collect(),
             terminations: BTreeMap::new(),
+            opener: Trinomial::default(),
             first_of_pair: HashMap::new(),
             played: 0,
         }
@@ -612,11 +618,8 @@ impl Tally {
         *self.terminations.entry(outcome.termination).or_insert(0) += 1;
         let pairing = &mut self.results[outcome.job.pairing];
         let points = outcome.points;
-        match points {
-            1.0 => pairing.games.wins += 1,
-            0.0 => pairing.games.losses += 1,
-            _ => pairing.games.draws += 1,
-        }
+        pairing.games.add(points);
+        self.opener.add(if outcome.job.first_moves_first { points } else { 1.0 - points });
         let key = (outcome.job.pairing, outcome.job.pair);
         let Some(first) = self.first_of_pair.remove(&key) else {
             self.first_of_pair.insert(key, points);
@@ -849,6 +852,15 @@ impl std::fmt::Display for MatchReport {
             .iter()
             .filter_map(|t| self.terminations.get(t).map(|count| format!("{} {count}", t.as_str())))
             .collect();
-        writeln!(f, "terminations: {}", ends.join(", "))
+        writeln!(f, "terminations: {}", ends.join(", "))?;
+        let opener = self.opener;
+        writeln!(
+            f,
+            "the openings' side to move: +{} ={} -{}, {:.1}%",
+            opener.wins,
+            opener.draws,
+            opener.losses,
+            100.0 * opener.score()
+        )
     }
 }

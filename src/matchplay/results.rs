@@ -322,6 +322,7 @@ pub fn merge(files: &[(String, String)], sprt: Option<Sprt>) -> Result<Merged, S
         names: header.engines,
         pairings: tally.results,
         terminations: tally.terminations,
+        opener: tally.opener,
         sprt,
         elapsed: Duration::from_secs_f64(elapsed),
         played: tally.played,
@@ -331,6 +332,7 @@ pub fn merge(files: &[(String, String)], sprt: Option<Sprt>) -> Result<Merged, S
 
 #[cfg(test)]
 mod tests {
+    use super::super::Tally;
     use super::*;
 
     /// Every termination written in a `game` line reads back as itself, the two-word ones
@@ -356,5 +358,26 @@ mod tests {
         }
         assert!(game("1 0 0 first 1", &header).is_err());
         assert!(game("1 0 0 first 1 time out", &header).is_err());
+    }
+
+    /// The openings' side to move is counted whoever played it: a pair whose first engine wins
+    /// both games is one win and one loss for the side to move.
+    #[test]
+    fn the_openings_side_to_move_is_tallied() {
+        let mut tally = Tally::new(&[(0, 1)]);
+        let mut round = 0;
+        let mut play = |tally: &mut Tally, pair: u32, first: f64, second: f64| {
+            for (first_moves_first, points) in [(true, first), (false, second)] {
+                round += 1;
+                let job = Job { pairing: 0, pair, first_moves_first, round };
+                tally.add(Outcome { job, points, termination: Termination::Normal }, None);
+            }
+        };
+        play(&mut tally, 0, 1.0, 1.0);
+        play(&mut tally, 1, 1.0, 0.0);
+        play(&mut tally, 2, 0.5, 0.0);
+        let opener = tally.opener;
+        assert_eq!((opener.wins, opener.draws, opener.losses), (4, 1, 1));
+        assert_eq!(tally.results[0].games.wins, 3);
     }
 }

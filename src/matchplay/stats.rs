@@ -161,6 +161,15 @@ impl Estimate {
 }
 
 impl Trinomial {
+    /// Counts a game the engine scored `points` in (1, 0.5 or 0).
+    pub fn add(&mut self, points: f64) {
+        match points {
+            1.0 => self.wins += 1,
+            0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
