@@ -333,6 +333,7 @@ impl<R: Rules> Book<R> {
 pub fn embedded(variant: Variant) -> Option<&'static str> {
     match variant {
         Variant::English => Some(include_str!("../../book/english.book")),
+        Variant::International => Some(include_str!("../../book/international.book")),
         _ => None,
     }
 }

@@ -420,9 +420,10 @@ fn hub_eval_options_load_weight_files_and_refuse_bad_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The opening book: a game's move comes from it at once (one `info` line, no nodes), within
-/// `book-margin` of its best move; analysis, fixed depths, `book=false` and a position not in the
-/// book are searched; a bad book file is refused with its line and the engine keeps playing.
+/// The opening book: a game's move comes from it at once (one `info` line, no nodes), from the
+/// built-in book or a `book-file`, within `book-margin` of its best move; analysis, fixed
+/// depths, `book=false` and a position not in the book are searched; a bad book file is refused
+/// with its line and the engine keeps playing.
 #[test]
 fn hub_plays_from_the_opening_book_only_in_games() {
     let dir = std::env::temp_dir().join(format!("damas-book-{}", std::process::id()));
@@ -448,9 +449,15 @@ fn hub_plays_from_the_opening_book_only_in_games() {
     };
     let searched =
         |lines: &[String]| lines.iter().any(|l| l.contains(" nodes=") && !l.contains(" nodes=0 "));
+    // The built-in International book answers the start at once, labelled.
+    let (_, lines) = think(&mut engine, "go think");
+    assert_eq!(lines.len(), 2, "one info line and done: {lines:?}");
+    assert!(lines[0].ends_with(" source=\"book move\""), "the built-in book: {lines:?}");
+    engine.send("set-param name=book value=false");
     let (first, lines) = think(&mut engine, "go think");
     assert!(searched(&lines), "{lines:?}");
     assert_ne!(first, "35-30", "pick another book move for this test");
+    engine.send("set-param name=book value=true");
     engine.send(&format!("set-param name=book-file value=\"{}\"", broken.display()));
     engine.send("ping");
     let lines = engine.until("pong");
@@ -491,7 +498,9 @@ fn a_fixed_move_time_is_used_whole() {
     // The search once stopped starting iterations at 60% of a fixed move time and threw an
     // unfinished one away: a 100 ms move took a median 70 ms. Now every move takes its time
     // (less the few milliseconds kept back for the reply), and the move it plays is legal.
-    let mut engine = hub_ready_with(&["set-param name=threads value=1"]);
+    // The book off: its moves are played at once.
+    let mut engine =
+        hub_ready_with(&["set-param name=threads value=1", "set-param name=book value=false"]);
     // Positions with a choice of moves: a single legal move is played at once.
     for played in [&[][..], &["32-28"][..], &["34-30"][..]] {
         match played {
